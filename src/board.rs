@@ -1,0 +1,1197 @@
+//! The board: stones on a padded array, chains with exact liberty counts, captures, simple ko
+//! and a Zobrist hash.
+//!
+//! This is the hot path of the whole engine: playouts and tree search call [`Board::play`]
+//! millions of times, so every array has a fixed capacity (boards up to 25x25) and playing a
+//! move allocates nothing. Repetition rules beyond simple ko (superko) need the game history and
+//! live in [`crate::game`]; scoring lives in [`crate::score`].
+//!
+//! Layout: a board of size `n` is stored row by row in a `(n + 2) x (n + 2)` array whose outer
+//! ring is [`Cell::Border`], so every on-board point has four neighbours in the array. A
+//! [`Point`] is an index into that array; index 0 is always border and doubles as "no point".
+
+use std::fmt;
+
+/// Largest supported board size.
+pub const MAX_SIZE: usize = 25;
+/// Smallest supported board size.
+pub const MIN_SIZE: usize = 2;
+/// Capacity of every per-point array: the padded 25x25 board.
+pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+
+/// An index into the padded point array of a [`Board`]; depends on the board size.
+pub type Point = u16;
+/// The "no point" marker (always a border cell).
+pub const NO_POINT: Point = 0;
+
+/// A player's colour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Color {
+    /// The player who moves first in even games.
+    Black = 0,
+    /// The player who receives komi.
+    White = 1,
+}
+
+impl Color {
+    /// The other player.
+    #[inline]
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for Black, 1 for White: an index into per-colour arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The single-letter name used by SGF and GTP answers (`B` or `W`).
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
+    /// Both colours, Black first.
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "black",
+            Color::White => "white",
+        })
+    }
+}
+
+/// What occupies a point of the padded array.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Cell {
+    /// A black stone.
+    Black = 0,
+    /// A white stone.
+    White = 1,
+    /// An empty intersection.
+    Empty = 2,
+    /// Off the board (the padding ring).
+    Border = 3,
+}
+
+impl Cell {
+    /// The cell holding a stone of colour `c`.
+    #[inline]
+    pub fn stone(c: Color) -> Cell {
+        match c {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+
+    /// The colour of the stone here, if any.
+    #[inline]
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// A move: a stone on a point, or a pass.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Move {
+    /// Give up the turn.
+    Pass,
+    /// Put a stone on this point.
+    Play(Point),
+}
+
+/// Why a move is refused by the rules core.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Illegal {
+    /// The point is off the board.
+    OffBoard,
+    /// A stone is already there.
+    Occupied,
+    /// The stone would have no liberties and captures nothing (禁著點).
+    Suicide,
+    /// Retakes a simple ko at once.
+    Ko,
+    /// Recreates an earlier whole-board position (禁止全局同形再現).
+    Superko,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::OffBoard => "off the board",
+            Illegal::Occupied => "point is occupied",
+            Illegal::Suicide => "suicide",
+            Illegal::Ko => "retakes a ko",
+            Illegal::Superko => "repeats an earlier position (superko)",
+        })
+    }
+}
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn zobrist_keys() -> [[u64; MAX_POINTS]; 2] {
+    let mut keys = [[0u64; MAX_POINTS]; 2];
+    let mut state = 0x5348_4F55_5441_4E00; // "SHOUTAN"
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < MAX_POINTS {
+            let (s, k) = splitmix64(state);
+            state = s;
+            keys[c][p] = k;
+            p += 1;
+        }
+        c += 1;
+    }
+    keys
+}
+
+/// Zobrist keys per colour and point: the hash of a position is the xor of its stones' keys.
+static ZOBRIST: [[u64; MAX_POINTS]; 2] = zobrist_keys();
+
+/// Hash of the empty board; non-zero so that 0 can mark empty slots in hash tables.
+pub const EMPTY_BOARD_HASH: u64 = 0x6A09_E667_F3BC_C908;
+
+/// Key mixed into a position hash to say who moves next (situational superko).
+pub fn side_to_move_key(c: Color) -> u64 {
+    match c {
+        Color::Black => 0,
+        Color::White => 0xBB67_AE85_84CA_A73B,
+    }
+}
+
+/// The Zobrist key of a stone of colour `c` on point `p`.
+#[inline]
+pub fn zobrist(c: Color, p: Point) -> u64 {
+    ZOBRIST[c.index()][p as usize]
+}
+
+// Neighbour counts are packed in one u32 per point: byte 0 counts black stones plus border
+// neighbours, byte 1 white stones plus border, byte 2 empty points.
+const NBR_SHIFT_EMPTY: u32 = 16;
+
+#[inline]
+fn nbr_unit(c: Color) -> u32 {
+    1 << (8 * c as u32)
+}
+
+/// A Go board of any size from 2x2 to 25x25.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    cells: [Cell; MAX_POINTS],
+    /// Chain head of each stone.
+    chain: [Point; MAX_POINTS],
+    /// Next stone of the same chain (circular list).
+    next: [Point; MAX_POINTS],
+    /// Exact liberty count, valid at chain heads.
+    libs: [u16; MAX_POINTS],
+    /// Number of stones, valid at chain heads.
+    chain_size: [u16; MAX_POINTS],
+    /// Packed neighbour counts, see `NBR_SHIFT_EMPTY`.
+    nbr: [u32; MAX_POINTS],
+    /// The empty points, in no particular order.
+    empties: [Point; MAX_POINTS],
+    /// Position of each empty point in `empties`.
+    empty_index: [u16; MAX_POINTS],
+    num_empty: usize,
+    hash: u64,
+    /// Point the `ko_color` player may not play at once (simple ko), or `NO_POINT`.
+    ko_point: Point,
+    ko_color: Color,
+    /// Stones captured by Black and by White.
+    prisoners: [u32; 2],
+    /// The last two moves (`NO_POINT` for a pass or none), most recent first.
+    last_moves: [Point; 2],
+    /// Colour of the most recent move or pass.
+    last_color: Option<Color>,
+    /// Scratch marks for liberty recounts; a point is marked when `mark[p] == mark_gen`.
+    mark: [u32; MAX_POINTS],
+    mark_gen: u32,
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.ascii())
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when their positions, ko state, prisoners and last moves are:
+    /// the internal chain layout may differ.
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size
+            && self.hash == other.hash
+            && self.ko_point == other.ko_point
+            && (self.ko_point == NO_POINT || self.ko_color == other.ko_color)
+            && self.prisoners == other.prisoners
+            && self.last_moves == other.last_moves
+            && self.last_color == other.last_color
+            && self
+                .points()
+                .all(|p| self.cells[p as usize] == other.cells[p as usize])
+    }
+}
+
+impl Board {
+    /// An empty board of `size` x `size`; `size` must lie in `MIN_SIZE..=MAX_SIZE`.
+    pub fn new(size: usize) -> Board {
+        assert!(
+            (MIN_SIZE..=MAX_SIZE).contains(&size),
+            "board size {size} out of range"
+        );
+        let stride = size + 2;
+        let mut b = Board {
+            size,
+            stride,
+            cells: [Cell::Border; MAX_POINTS],
+            chain: [NO_POINT; MAX_POINTS],
+            next: [NO_POINT; MAX_POINTS],
+            libs: [0; MAX_POINTS],
+            chain_size: [0; MAX_POINTS],
+            nbr: [0; MAX_POINTS],
+            empties: [NO_POINT; MAX_POINTS],
+            empty_index: [0; MAX_POINTS],
+            num_empty: 0,
+            hash: EMPTY_BOARD_HASH,
+            ko_point: NO_POINT,
+            ko_color: Color::Black,
+            prisoners: [0; 2],
+            last_moves: [NO_POINT; 2],
+            last_color: None,
+            mark: [0; MAX_POINTS],
+            mark_gen: 0,
+        };
+        for row in 0..size {
+            for col in 0..size {
+                let p = b.point(col, row);
+                b.cells[p as usize] = Cell::Empty;
+                b.empty_index[p as usize] = b.num_empty as u16;
+                b.empties[b.num_empty] = p;
+                b.num_empty += 1;
+            }
+        }
+        let unit_border = nbr_unit(Color::Black) | nbr_unit(Color::White);
+        for p in 0..(stride * stride) {
+            if b.cells[p] == Cell::Border {
+                continue;
+            }
+            let mut count = 0;
+            for n in b.neighbors(p as Point) {
+                count += match b.cells[n as usize] {
+                    Cell::Border => unit_border,
+                    _ => 1 << NBR_SHIFT_EMPTY,
+                };
+            }
+            b.nbr[p] = count;
+        }
+        b
+    }
+
+    /// Copies `other` into `self` without allocating, touching only the used part of the arrays.
+    pub fn copy_from(&mut self, other: &Board) {
+        let n = other.stride * other.stride;
+        self.size = other.size;
+        self.stride = other.stride;
+        self.cells[..n].copy_from_slice(&other.cells[..n]);
+        self.chain[..n].copy_from_slice(&other.chain[..n]);
+        self.next[..n].copy_from_slice(&other.next[..n]);
+        self.libs[..n].copy_from_slice(&other.libs[..n]);
+        self.chain_size[..n].copy_from_slice(&other.chain_size[..n]);
+        self.nbr[..n].copy_from_slice(&other.nbr[..n]);
+        self.empty_index[..n].copy_from_slice(&other.empty_index[..n]);
+        self.empties[..other.num_empty].copy_from_slice(&other.empties[..other.num_empty]);
+        self.num_empty = other.num_empty;
+        self.hash = other.hash;
+        self.ko_point = other.ko_point;
+        self.ko_color = other.ko_color;
+        self.prisoners = other.prisoners;
+        self.last_moves = other.last_moves;
+        self.last_color = other.last_color;
+        // Marks stay valid: a fresh generation is taken before each use.
+    }
+
+    /// Side length of the board.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Distance between vertically adjacent points in the padded array.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// Number of entries of the padded array this board uses: points are below this.
+    #[inline]
+    pub fn array_len(&self) -> usize {
+        self.stride * self.stride
+    }
+
+    /// The point at column `col` and row `row`, both 0-based, row 0 at the bottom (GTP row 1).
+    #[inline]
+    pub fn point(&self, col: usize, row: usize) -> Point {
+        debug_assert!(col < self.size && row < self.size);
+        ((row + 1) * self.stride + col + 1) as Point
+    }
+
+    /// Column and row (0-based, row 0 at the bottom) of an on-board point.
+    #[inline]
+    pub fn col_row(&self, p: Point) -> (usize, usize) {
+        let p = p as usize;
+        (p % self.stride - 1, p / self.stride - 1)
+    }
+
+    /// Whether `p` is an on-board point.
+    #[inline]
+    pub fn on_board(&self, p: Point) -> bool {
+        (p as usize) < self.array_len() && self.cells[p as usize] != Cell::Border
+    }
+
+    /// All on-board points, bottom row first.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.size).flat_map(move |row| (0..self.size).map(move |col| self.point(col, row)))
+    }
+
+    /// What is on point `p`.
+    #[inline]
+    pub fn cell(&self, p: Point) -> Cell {
+        self.cells[p as usize]
+    }
+
+    /// The four orthogonal neighbours of `p` in the padded array (some may be border).
+    #[inline]
+    pub fn neighbors(&self, p: Point) -> [Point; 4] {
+        let s = self.stride as Point;
+        [p - s, p - 1, p + 1, p + s]
+    }
+
+    /// The four diagonal neighbours of `p` in the padded array (some may be border).
+    #[inline]
+    pub fn diagonals(&self, p: Point) -> [Point; 4] {
+        let s = self.stride as Point;
+        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+    }
+
+    /// Zobrist hash of the stones on the board (side to move and ko not included).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The point where `color` may not play at once because it retakes a simple ko.
+    pub fn ko(&self) -> Option<(Point, Color)> {
+        (self.ko_point != NO_POINT).then_some((self.ko_point, self.ko_color))
+    }
+
+    /// Stones captured so far by `c`.
+    #[inline]
+    pub fn prisoners(&self, c: Color) -> u32 {
+        self.prisoners[c.index()]
+    }
+
+    /// The most recent move (`NO_POINT` after a pass or at the start).
+    #[inline]
+    pub fn last_move(&self) -> Point {
+        self.last_moves[0]
+    }
+
+    /// The move before the most recent one (`NO_POINT` after a pass or at the start).
+    #[inline]
+    pub fn last_move2(&self) -> Point {
+        self.last_moves[1]
+    }
+
+    /// Colour of whoever moved (or passed) last.
+    #[inline]
+    pub fn last_color(&self) -> Option<Color> {
+        self.last_color
+    }
+
+    /// The empty points, in no particular order.
+    #[inline]
+    pub fn empty_points(&self) -> &[Point] {
+        &self.empties[..self.num_empty]
+    }
+
+    /// Number of stones of both colours on the board.
+    pub fn stone_count(&self) -> usize {
+        self.size * self.size - self.num_empty
+    }
+
+    /// Head of the chain containing the stone at `p` (meaningless on empty points).
+    #[inline]
+    pub fn chain_id(&self, p: Point) -> Point {
+        self.chain[p as usize]
+    }
+
+    /// Exact number of liberties of the chain through the stone at `p`.
+    #[inline]
+    pub fn liberties(&self, p: Point) -> usize {
+        self.libs[self.chain[p as usize] as usize] as usize
+    }
+
+    /// Number of stones in the chain through the stone at `p`.
+    #[inline]
+    pub fn chain_len(&self, p: Point) -> usize {
+        self.chain_size[self.chain[p as usize] as usize] as usize
+    }
+
+    /// The stones of the chain through the stone at `p`.
+    pub fn chain_stones(&self, p: Point) -> ChainStones<'_> {
+        ChainStones {
+            board: self,
+            start: p,
+            current: p,
+            done: false,
+        }
+    }
+
+    /// Number of empty orthogonal neighbours of `p`.
+    #[inline]
+    pub fn empty_neighbors(&self, p: Point) -> usize {
+        (self.nbr[p as usize] >> NBR_SHIFT_EMPTY & 0xFF) as usize
+    }
+
+    /// Number of orthogonal neighbours of `p` that are stones of `c` or off the board.
+    #[inline]
+    pub fn own_or_border_neighbors(&self, p: Point, c: Color) -> usize {
+        (self.nbr[p as usize] >> (8 * c as u32) & 0xFF) as usize
+    }
+
+    /// Whether every orthogonal neighbour of the empty point `p` is a stone of `c` or off board.
+    #[inline]
+    pub fn is_eyelike(&self, p: Point, c: Color) -> bool {
+        self.own_or_border_neighbors(p, c) == 4
+    }
+
+    /// The playout eye test: `p` is eyelike for `c` and the opponent holds at most one diagonal
+    /// in the centre, none on the edge or in the corner. Filling such a point is never useful in
+    /// a random playout, and refusing it lets groups with two of them live.
+    pub fn is_playout_eye(&self, p: Point, c: Color) -> bool {
+        if !self.is_eyelike(p, c) {
+            return false;
+        }
+        let opp = Cell::stone(c.opponent());
+        let mut opp_diag = 0;
+        let mut border_diag = 0;
+        for d in self.diagonals(p) {
+            match self.cells[d as usize] {
+                Cell::Border => border_diag = 1,
+                x if x == opp => opp_diag += 1,
+                _ => {}
+            }
+        }
+        opp_diag + border_diag < 2
+    }
+
+    /// Whether `c` may play at `p` under the board-local rules: on an empty point, not
+    /// suicide, not an immediate simple-ko retake. Superko is checked by [`crate::game`].
+    #[inline]
+    pub fn is_legal(&self, p: Point, c: Color) -> bool {
+        self.check_move(p, c).is_ok()
+    }
+
+    /// Like [`Board::is_legal`] but says why a move is refused.
+    pub fn check_move(&self, p: Point, c: Color) -> Result<(), Illegal> {
+        if !self.on_board(p) {
+            return Err(Illegal::OffBoard);
+        }
+        if self.cells[p as usize] != Cell::Empty {
+            return Err(Illegal::Occupied);
+        }
+        if p == self.ko_point && c == self.ko_color {
+            return Err(Illegal::Ko);
+        }
+        if self.is_suicide(p, c) {
+            return Err(Illegal::Suicide);
+        }
+        Ok(())
+    }
+
+    /// Whether a stone of `c` on the empty point `p` would be left without liberties while
+    /// capturing nothing.
+    #[inline]
+    pub fn is_suicide(&self, p: Point, c: Color) -> bool {
+        if self.empty_neighbors(p) > 0 {
+            return false;
+        }
+        let own = Cell::stone(c);
+        for n in self.neighbors(p) {
+            let cell = self.cells[n as usize];
+            if cell == Cell::Border {
+                continue;
+            }
+            let libs = self.libs[self.chain[n as usize] as usize];
+            if cell == own {
+                if libs > 1 {
+                    return false;
+                }
+            } else if libs == 1 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a stone of `c` at the empty point `p` would capture something.
+    #[inline]
+    pub fn captures_any(&self, p: Point, c: Color) -> bool {
+        let opp = Cell::stone(c.opponent());
+        self.neighbors(p).iter().any(|&n| {
+            self.cells[n as usize] == opp && self.libs[self.chain[n as usize] as usize] == 1
+        })
+    }
+
+    /// The position hash after `c` plays the legal move `p`, without playing it.
+    pub fn hash_after(&self, p: Point, c: Color) -> u64 {
+        let mut h = self.hash ^ zobrist(c, p);
+        let opp = c.opponent();
+        let opp_cell = Cell::stone(opp);
+        let mut seen = [NO_POINT; 4];
+        let mut nseen = 0;
+        for n in self.neighbors(p) {
+            if self.cells[n as usize] != opp_cell {
+                continue;
+            }
+            let head = self.chain[n as usize];
+            if self.libs[head as usize] != 1 || seen[..nseen].contains(&head) {
+                continue;
+            }
+            seen[nseen] = head;
+            nseen += 1;
+            for s in self.chain_stones(head) {
+                h ^= zobrist(opp, s);
+            }
+        }
+        h
+    }
+
+    /// `c` passes: clears the ko ban and records the pass as the last move.
+    pub fn pass(&mut self, c: Color) {
+        self.ko_point = NO_POINT;
+        self.last_moves = [NO_POINT, self.last_moves[0]];
+        self.last_color = Some(c);
+    }
+
+    /// Plays a move that is legal on this board (see [`Board::is_legal`]); returns the number
+    /// of stones captured. Allocates nothing.
+    pub fn play(&mut self, p: Point, c: Color) -> u32 {
+        debug_assert!(self.is_legal(p, c), "illegal move {p} for {c}\n{self:?}");
+        let own = Cell::stone(c);
+        let opp = c.opponent();
+        let opp_cell = Cell::stone(opp);
+        self.ko_point = NO_POINT;
+        self.last_moves = [p, self.last_moves[0]];
+        self.last_color = Some(c);
+        self.add_stone(p, c);
+
+        // p was a liberty of every distinct adjacent chain.
+        let mut own_heads = [NO_POINT; 4];
+        let mut n_own = 0;
+        let mut opp_heads = [NO_POINT; 4];
+        let mut n_opp = 0;
+        for n in self.neighbors(p) {
+            let cell = self.cells[n as usize];
+            if cell == own {
+                let h = self.chain[n as usize];
+                if !own_heads[..n_own].contains(&h) {
+                    own_heads[n_own] = h;
+                    n_own += 1;
+                    self.libs[h as usize] -= 1;
+                }
+            } else if cell == opp_cell {
+                let h = self.chain[n as usize];
+                if !opp_heads[..n_opp].contains(&h) {
+                    opp_heads[n_opp] = h;
+                    n_opp += 1;
+                    self.libs[h as usize] -= 1;
+                }
+            }
+        }
+
+        // Join p to its own neighbours.
+        let pu = p as usize;
+        match n_own {
+            0 => {
+                self.chain[pu] = p;
+                self.next[pu] = p;
+                self.chain_size[pu] = 1;
+                self.libs[pu] = self.empty_neighbors(p) as u16;
+            }
+            1 => {
+                let h = own_heads[0];
+                self.link_stone(h, p);
+                let mut gained = 0;
+                for n in self.neighbors(p) {
+                    if self.cells[n as usize] == Cell::Empty && !self.touches_chain(n, h, p) {
+                        gained += 1;
+                    }
+                }
+                self.libs[h as usize] += gained;
+            }
+            _ => {
+                let mut big = own_heads[0];
+                for &h in &own_heads[1..n_own] {
+                    if self.chain_size[h as usize] > self.chain_size[big as usize] {
+                        big = h;
+                    }
+                }
+                for &h in &own_heads[..n_own] {
+                    if h != big {
+                        self.merge_chains(big, h);
+                    }
+                }
+                self.link_stone(big, p);
+                self.libs[big as usize] = self.count_liberties(big);
+            }
+        }
+
+        // Capture opponent chains left without liberties.
+        let mut captured = 0;
+        let mut last_captured = NO_POINT;
+        for &h in &opp_heads[..n_opp] {
+            if self.libs[h as usize] == 0 {
+                captured += self.chain_size[h as usize] as u32;
+                last_captured = h;
+                self.remove_chain(h, opp);
+            }
+        }
+        self.prisoners[c.index()] += captured;
+
+        // A single stone that captured a single stone and has one liberty left makes a ko.
+        let head = self.chain[pu];
+        if captured == 1 && self.chain_size[head as usize] == 1 && self.libs[head as usize] == 1 {
+            self.ko_point = last_captured;
+            self.ko_color = opp;
+        }
+        captured
+    }
+
+    /// Places a stone of `c` on the empty point `p` as setup (handicap, 座子, SGF AB/AW): no
+    /// capture, no ko, not recorded as a move. Refused where it would leave a chain of either
+    /// colour without liberties.
+    pub fn place_setup_stone(&mut self, p: Point, c: Color) -> Result<(), Illegal> {
+        if !self.on_board(p) {
+            return Err(Illegal::OffBoard);
+        }
+        if self.cells[p as usize] != Cell::Empty {
+            return Err(Illegal::Occupied);
+        }
+        if self.is_suicide(p, c) || self.captures_any(p, c) {
+            return Err(Illegal::Suicide);
+        }
+        let saved = (
+            self.last_moves,
+            self.last_color,
+            self.ko_point,
+            self.ko_color,
+        );
+        self.play(p, c);
+        (
+            self.last_moves,
+            self.last_color,
+            self.ko_point,
+            self.ko_color,
+        ) = saved;
+        Ok(())
+    }
+
+    /// Whether any neighbour of `n` other than `except` belongs to the chain headed `head`.
+    #[inline]
+    fn touches_chain(&self, n: Point, head: Point, except: Point) -> bool {
+        self.neighbors(n).iter().any(|&m| {
+            m != except && self.cells[m as usize] != Cell::Empty && self.chain[m as usize] == head
+        })
+    }
+
+    #[inline]
+    fn add_stone(&mut self, p: Point, c: Color) {
+        let pu = p as usize;
+        self.cells[pu] = Cell::stone(c);
+        self.hash ^= zobrist(c, p);
+        // Remove p from the empty list.
+        let idx = self.empty_index[pu] as usize;
+        self.num_empty -= 1;
+        let last = self.empties[self.num_empty];
+        self.empties[idx] = last;
+        self.empty_index[last as usize] = idx as u16;
+        let delta = nbr_unit(c).wrapping_sub(1 << NBR_SHIFT_EMPTY);
+        for n in self.neighbors(p) {
+            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+        }
+    }
+
+    #[inline]
+    fn clear_stone(&mut self, p: Point, c: Color) {
+        let pu = p as usize;
+        self.cells[pu] = Cell::Empty;
+        self.hash ^= zobrist(c, p);
+        self.empty_index[pu] = self.num_empty as u16;
+        self.empties[self.num_empty] = p;
+        self.num_empty += 1;
+        let delta = (1u32 << NBR_SHIFT_EMPTY).wrapping_sub(nbr_unit(c));
+        for n in self.neighbors(p) {
+            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+        }
+    }
+
+    /// Adds the new stone `p` to the chain headed `head`.
+    #[inline]
+    fn link_stone(&mut self, head: Point, p: Point) {
+        let (hu, pu) = (head as usize, p as usize);
+        self.chain[pu] = head;
+        self.next[pu] = self.next[hu];
+        self.next[hu] = p;
+        self.chain_size[hu] += 1;
+    }
+
+    /// Moves every stone of chain `other` into chain `head` (liberties recounted by the caller).
+    fn merge_chains(&mut self, head: Point, other: Point) {
+        let mut s = other;
+        loop {
+            self.chain[s as usize] = head;
+            s = self.next[s as usize];
+            if s == other {
+                break;
+            }
+        }
+        let (hu, ou) = (head as usize, other as usize);
+        self.next.swap(hu, ou);
+        self.chain_size[hu] += self.chain_size[ou];
+    }
+
+    /// Counts the distinct liberties of the chain headed `head` from scratch.
+    fn count_liberties(&mut self, head: Point) -> u16 {
+        self.mark_gen = self.mark_gen.wrapping_add(1);
+        if self.mark_gen == 0 {
+            self.mark = [0; MAX_POINTS];
+            self.mark_gen = 1;
+        }
+        let generation = self.mark_gen;
+        let mut count = 0;
+        let mut s = head;
+        loop {
+            for n in self.neighbors(s) {
+                let nu = n as usize;
+                if self.cells[nu] == Cell::Empty && self.mark[nu] != generation {
+                    self.mark[nu] = generation;
+                    count += 1;
+                }
+            }
+            s = self.next[s as usize];
+            if s == head {
+                break;
+            }
+        }
+        count
+    }
+
+    /// Removes the captured chain headed `head` (of colour `c`), giving liberties back to the
+    /// chains around it.
+    fn remove_chain(&mut self, head: Point, c: Color) {
+        let capturer = Cell::stone(c.opponent());
+        let mut s = head;
+        loop {
+            let next = self.next[s as usize];
+            self.clear_stone(s, c);
+            let mut seen = [NO_POINT; 4];
+            let mut nseen = 0;
+            for n in self.neighbors(s) {
+                if self.cells[n as usize] == capturer {
+                    let h = self.chain[n as usize];
+                    if !seen[..nseen].contains(&h) {
+                        seen[nseen] = h;
+                        nseen += 1;
+                        self.libs[h as usize] += 1;
+                    }
+                }
+            }
+            s = next;
+            if s == head {
+                break;
+            }
+        }
+    }
+
+    /// Checks every incremental structure against a from-scratch recomputation; for tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut hash = EMPTY_BOARD_HASH;
+        let mut empties = 0;
+        for p in 0..self.array_len() as Point {
+            let cell = self.cells[p as usize];
+            let on_board = {
+                let (r, c) = (p as usize / self.stride, p as usize % self.stride);
+                r >= 1 && r <= self.size && c >= 1 && c <= self.size
+            };
+            if on_board == (cell == Cell::Border) {
+                return Err(format!("point {p}: border mismatch"));
+            }
+            if cell == Cell::Border {
+                continue;
+            }
+            let mut expect_nbr = 0u32;
+            for n in self.neighbors(p) {
+                expect_nbr += match self.cells[n as usize] {
+                    Cell::Border => nbr_unit(Color::Black) | nbr_unit(Color::White),
+                    Cell::Empty => 1 << NBR_SHIFT_EMPTY,
+                    Cell::Black => nbr_unit(Color::Black),
+                    Cell::White => nbr_unit(Color::White),
+                };
+            }
+            if expect_nbr != self.nbr[p as usize] {
+                return Err(format!("point {p}: neighbour counts wrong"));
+            }
+            match cell.color() {
+                None => {
+                    empties += 1;
+                    let idx = self.empty_index[p as usize] as usize;
+                    if idx >= self.num_empty || self.empties[idx] != p {
+                        return Err(format!("point {p}: empty list wrong"));
+                    }
+                }
+                Some(c) => {
+                    hash ^= zobrist(c, p);
+                    // Flood-fill the chain and its liberties.
+                    let mut stack = vec![p];
+                    let mut members = vec![p];
+                    let mut libs = Vec::new();
+                    while let Some(q) = stack.pop() {
+                        for n in self.neighbors(q) {
+                            let nc = self.cells[n as usize];
+                            if nc == cell && !members.contains(&n) {
+                                members.push(n);
+                                stack.push(n);
+                            } else if nc == Cell::Empty && !libs.contains(&n) {
+                                libs.push(n);
+                            }
+                        }
+                    }
+                    let head = self.chain[p as usize];
+                    if members.iter().any(|&m| self.chain[m as usize] != head) {
+                        return Err(format!("point {p}: chain ids differ within a chain"));
+                    }
+                    if self.chain[head as usize] != head || self.cells[head as usize] != cell {
+                        return Err(format!("point {p}: chain head {head} invalid"));
+                    }
+                    if self.chain_size[head as usize] as usize != members.len() {
+                        return Err(format!("point {p}: chain size wrong"));
+                    }
+                    if self.libs[head as usize] as usize != libs.len() {
+                        return Err(format!(
+                            "point {p}: liberties {} expected {}",
+                            self.libs[head as usize],
+                            libs.len()
+                        ));
+                    }
+                    let listed: Vec<Point> = self.chain_stones(p).collect();
+                    if listed.len() != members.len() || listed.iter().any(|m| !members.contains(m))
+                    {
+                        return Err(format!("point {p}: chain list wrong"));
+                    }
+                    if libs.is_empty() {
+                        return Err(format!("point {p}: chain without liberties"));
+                    }
+                }
+            }
+        }
+        if empties != self.num_empty {
+            return Err("empty count wrong".into());
+        }
+        if hash != self.hash {
+            return Err("hash wrong".into());
+        }
+        Ok(())
+    }
+
+    /// A plain text diagram (GNU Go style coordinates), used by `showboard` and debugging.
+    pub fn ascii(&self) -> String {
+        let mut out = String::new();
+        let letters: Vec<char> = column_letters().take(self.size).collect();
+        let header: String = letters.iter().map(|l| format!(" {l}")).collect();
+        out.push_str(&format!("   {header}\n"));
+        for row in (0..self.size).rev() {
+            out.push_str(&format!("{:>2} ", row + 1));
+            for col in 0..self.size {
+                let p = self.point(col, row);
+                let ch = match self.cells[p as usize] {
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    _ if is_star_point(self.size, col, row) => '+',
+                    _ => '.',
+                };
+                out.push(' ');
+                out.push(ch);
+            }
+            out.push_str(&format!(" {:<2}", row + 1));
+            out.push('\n');
+        }
+        out.push_str(&format!("   {header}\n"));
+        out
+    }
+
+    /// The GTP name of a point, e.g. `D4` (column I is skipped).
+    pub fn vertex_name(&self, p: Point) -> String {
+        let (col, row) = self.col_row(p);
+        let letter = column_letters().nth(col).unwrap_or('?');
+        format!("{letter}{}", row + 1)
+    }
+
+    /// The GTP name of a move: a vertex or `PASS`.
+    pub fn move_name(&self, m: Move) -> String {
+        match m {
+            Move::Pass => "PASS".to_string(),
+            Move::Play(p) => self.vertex_name(p),
+        }
+    }
+
+    /// Parses a GTP vertex (`D4`, `d4`, `pass`) for this board size.
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        if text.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        let mut chars = text.chars();
+        let letter = chars
+            .next()
+            .ok_or_else(|| "empty vertex".to_string())?
+            .to_ascii_uppercase();
+        let col = column_letters()
+            .take(MAX_SIZE)
+            .position(|l| l == letter)
+            .ok_or_else(|| format!("invalid vertex '{text}'"))?;
+        let digits = chars.as_str();
+        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("invalid vertex '{text}'"));
+        }
+        let row: usize = digits
+            .parse()
+            .map_err(|_| format!("invalid vertex '{text}'"))?;
+        if row == 0 || row > self.size || col >= self.size {
+            return Err(format!(
+                "vertex '{text}' is off the {0}x{0} board",
+                self.size
+            ));
+        }
+        Ok(Move::Play(self.point(col, row - 1)))
+    }
+}
+
+/// Column letters A..Z without I, as GTP and most GUIs name them.
+pub fn column_letters() -> impl Iterator<Item = char> {
+    ('A'..='Z').filter(|&c| c != 'I')
+}
+
+/// Whether (col, row) is a star point (hoshi) worth marking on a diagram.
+pub fn is_star_point(size: usize, col: usize, row: usize) -> bool {
+    if size < 7 {
+        return false;
+    }
+    let edge = if size < 12 { 2 } else { 3 };
+    let lines: &[usize] = if size % 2 == 1 && size >= 9 {
+        &[edge, size / 2, size - 1 - edge]
+    } else {
+        &[edge, size - 1 - edge]
+    };
+    lines.contains(&col) && lines.contains(&row)
+}
+
+/// Iterator over the stones of one chain.
+pub struct ChainStones<'a> {
+    board: &'a Board,
+    start: Point,
+    current: Point,
+    done: bool,
+}
+
+impl Iterator for ChainStones<'_> {
+    type Item = Point;
+
+    #[inline]
+    fn next(&mut self) -> Option<Point> {
+        if self.done {
+            return None;
+        }
+        let p = self.current;
+        self.current = self.board.next[p as usize];
+        if self.current == self.start {
+            self.done = true;
+        }
+        Some(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(b: &mut Board, name: &str, c: Color) -> u32 {
+        let Ok(Move::Play(p)) = b.parse_move(name) else {
+            panic!("bad vertex {name}")
+        };
+        assert!(b.is_legal(p, c), "{name} should be legal for {c}\n{b:?}");
+        let n = b.play(p, c);
+        b.check_invariants().unwrap();
+        n
+    }
+
+    fn pt(b: &Board, name: &str) -> Point {
+        match b.parse_move(name) {
+            Ok(Move::Play(p)) => p,
+            _ => panic!("bad vertex {name}"),
+        }
+    }
+
+    #[test]
+    fn vertex_names_round_trip_and_skip_i() {
+        let b = Board::new(19);
+        assert_eq!(b.vertex_name(pt(&b, "j10")), "J10");
+        assert_eq!(b.vertex_name(pt(&b, "T19")), "T19");
+        assert_eq!(b.vertex_name(pt(&b, "a1")), "A1");
+        assert!(b.parse_move("I5").is_err());
+        assert!(b.parse_move("U1").is_err());
+        assert!(b.parse_move("A20").is_err());
+        assert!(b.parse_move("A0").is_err());
+        assert!(b.parse_move("A").is_err());
+        assert!(b.parse_move("A+1").is_err());
+        assert_eq!(b.parse_move("PaSs"), Ok(Move::Pass));
+        let small = Board::new(9);
+        assert!(small.parse_move("K1").is_err());
+        assert!(small.parse_move("J9").is_ok());
+    }
+
+    #[test]
+    fn single_stone_capture_in_the_corner() {
+        let mut b = Board::new(5);
+        play(&mut b, "A1", Color::Black);
+        play(&mut b, "A2", Color::White);
+        assert_eq!(b.liberties(pt(&b, "A1")), 1);
+        assert_eq!(play(&mut b, "B1", Color::White), 1);
+        assert_eq!(b.cell(pt(&b, "A1")), Cell::Empty);
+        assert_eq!(b.prisoners(Color::White), 1);
+        assert_eq!(b.liberties(pt(&b, "A2")), 3);
+    }
+
+    #[test]
+    fn suicide_single_and_multi_stone_is_illegal() {
+        let mut b = Board::new(5);
+        play(&mut b, "A2", Color::White);
+        play(&mut b, "B1", Color::White);
+        assert_eq!(
+            b.check_move(pt(&b, "A1"), Color::Black),
+            Err(Illegal::Suicide)
+        );
+        // Multi-stone: black A1-A2 chain with a single liberty at A3 filled by itself.
+        let mut b = Board::new(5);
+        play(&mut b, "A1", Color::Black);
+        play(&mut b, "B1", Color::White);
+        play(&mut b, "B2", Color::White);
+        play(&mut b, "A3", Color::White);
+        assert_eq!(
+            b.check_move(pt(&b, "A2"), Color::Black),
+            Err(Illegal::Suicide)
+        );
+        // But filling the last liberty is fine when it captures.
+        let mut b = Board::new(5);
+        play(&mut b, "A2", Color::White);
+        play(&mut b, "B1", Color::White);
+        play(&mut b, "B2", Color::Black);
+        play(&mut b, "A3", Color::Black);
+        play(&mut b, "C1", Color::Black);
+        assert!(b.is_legal(pt(&b, "A1"), Color::Black));
+        assert_eq!(play(&mut b, "A1", Color::Black), 2);
+    }
+
+    #[test]
+    fn simple_ko_forbids_immediate_retake_only() {
+        let mut b = Board::new(5);
+        for (v, c) in [
+            ("B1", Color::Black),
+            ("A2", Color::Black),
+            ("B3", Color::Black),
+            ("C1", Color::White),
+            ("D2", Color::White),
+            ("C3", Color::White),
+            ("B2", Color::White),
+        ] {
+            play(&mut b, v, c);
+        }
+        assert_eq!(play(&mut b, "C2", Color::Black), 1);
+        let b2 = pt(&b, "B2");
+        assert_eq!(b.ko(), Some((b2, Color::White)));
+        assert_eq!(b.check_move(b2, Color::White), Err(Illegal::Ko));
+        // Black may fill it; after a pass the ban is gone.
+        assert!(b.is_legal(b2, Color::Black));
+        b.pass(Color::White);
+        assert!(b.is_legal(b2, Color::White));
+    }
+
+    #[test]
+    fn merging_chains_counts_shared_liberties_once() {
+        let mut b = Board::new(9);
+        play(&mut b, "C3", Color::Black);
+        play(&mut b, "E3", Color::Black);
+        play(&mut b, "D4", Color::Black);
+        play(&mut b, "D2", Color::Black);
+        play(&mut b, "D3", Color::Black);
+        assert_eq!(b.chain_len(pt(&b, "D3")), 5);
+        assert_eq!(b.liberties(pt(&b, "D3")), 8);
+    }
+
+    #[test]
+    fn hash_after_matches_play() {
+        let mut b = Board::new(5);
+        play(&mut b, "A2", Color::White);
+        play(&mut b, "B1", Color::White);
+        play(&mut b, "B2", Color::Black);
+        play(&mut b, "A3", Color::Black);
+        play(&mut b, "C1", Color::Black);
+        let a1 = pt(&b, "A1");
+        let predicted = b.hash_after(a1, Color::Black);
+        b.play(a1, Color::Black);
+        assert_eq!(predicted, b.hash());
+    }
+
+    #[test]
+    fn playout_eye_test() {
+        let mut b = Board::new(5);
+        for v in ["A2", "B1"] {
+            play(&mut b, v, Color::Black);
+        }
+        let a1 = pt(&b, "A1");
+        assert!(b.is_playout_eye(a1, Color::Black));
+        play(&mut b, "B2", Color::White);
+        assert!(b.is_eyelike(a1, Color::Black));
+        assert!(!b.is_playout_eye(a1, Color::Black));
+    }
+
+    #[test]
+    fn star_points() {
+        assert!(is_star_point(19, 3, 3));
+        assert!(is_star_point(19, 9, 9));
+        assert!(is_star_point(9, 2, 6));
+        assert!(!is_star_point(9, 3, 3));
+    }
+}

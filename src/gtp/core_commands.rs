@@ -1,0 +1,469 @@
+//! The core GTP commands: protocol administration, board setup, moves, handicap, move
+//! generation.
+
+use crate::board::{Board, Color, Move, Point};
+use crate::game::{check_size, fixed_handicap_points, max_fixed_handicap};
+
+use super::{
+    Call, CommandSpec, Engine, command_table, expect_args, find_command, parse_color, parse_float,
+    parse_uint, parse_vertex,
+};
+
+/// The core commands, in `list_commands` order.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "protocol_version",
+        handler: protocol_version,
+    },
+    CommandSpec {
+        name: "name",
+        handler: name,
+    },
+    CommandSpec {
+        name: "version",
+        handler: version,
+    },
+    CommandSpec {
+        name: "known_command",
+        handler: known_command,
+    },
+    CommandSpec {
+        name: "list_commands",
+        handler: list_commands,
+    },
+    CommandSpec {
+        name: "quit",
+        handler: quit,
+    },
+    CommandSpec {
+        name: "boardsize",
+        handler: boardsize,
+    },
+    CommandSpec {
+        name: "clear_board",
+        handler: clear_board,
+    },
+    CommandSpec {
+        name: "komi",
+        handler: komi,
+    },
+    CommandSpec {
+        name: "play",
+        handler: play,
+    },
+    CommandSpec {
+        name: "genmove",
+        handler: genmove,
+    },
+    CommandSpec {
+        name: "reg_genmove",
+        handler: reg_genmove,
+    },
+    CommandSpec {
+        name: "kgs-genmove_cleanup",
+        handler: genmove_cleanup,
+    },
+    CommandSpec {
+        name: "undo",
+        handler: undo,
+    },
+    CommandSpec {
+        name: "showboard",
+        handler: showboard,
+    },
+    CommandSpec {
+        name: "is_legal",
+        handler: is_legal,
+    },
+    CommandSpec {
+        name: "fixed_handicap",
+        handler: fixed_handicap,
+    },
+    CommandSpec {
+        name: "place_free_handicap",
+        handler: place_free_handicap,
+    },
+    CommandSpec {
+        name: "set_free_handicap",
+        handler: set_free_handicap,
+    },
+    CommandSpec {
+        name: "cputime",
+        handler: cputime,
+    },
+];
+
+fn protocol_version(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    Ok("2".into())
+}
+
+fn name(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    Ok("shoutan".into())
+}
+
+fn version(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    Ok(env!("CARGO_PKG_VERSION").into())
+}
+
+fn known_command(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 1, "known_command COMMAND")?;
+    Ok(find_command(&call.args[0]).is_some().to_string())
+}
+
+fn list_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    Ok(command_table()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn quit(engine: &mut Engine, _: &mut Call<'_>) -> Result<String, String> {
+    engine.request_quit();
+    Ok(String::new())
+}
+
+fn boardsize(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 1, "boardsize SIZE")?;
+    let size = call.args[0]
+        .parse::<usize>()
+        .map_err(|_| format!("unacceptable size: '{}' is not a size", call.args[0]))?;
+    check_size(size)?;
+    engine.new_game(size)?;
+    Ok(String::new())
+}
+
+fn clear_board(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    engine.game.clear();
+    Ok(String::new())
+}
+
+fn komi(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 1, "komi VALUE")?;
+    let k = parse_float(&call.args[0], "komi")?;
+    if k.abs() > 1000.0 {
+        return Err(format!("komi {k} out of range"));
+    }
+    engine.game.set_komi(k as f32);
+    Ok(String::new())
+}
+
+/// Parses `COLOR VERTEX` arguments.
+fn color_and_move(board: &Board, args: &[String]) -> Result<(Color, Move), String> {
+    expect_args(args, 2, "COLOR VERTEX")?;
+    let color = parse_color(&args[0])?;
+    let mv = parse_vertex(board, &args[1])?;
+    Ok((color, mv))
+}
+
+fn play(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let (color, mv) = color_and_move(engine.game.board(), call.args)?;
+    engine
+        .game
+        .play(mv, color)
+        .map_err(|e| format!("illegal move: {e}"))?;
+    Ok(String::new())
+}
+
+fn parse_one_color(args: &[String], usage: &str) -> Result<Color, String> {
+    expect_args(args, 1, usage)?;
+    parse_color(&args[0])
+}
+
+fn genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let color = parse_one_color(call.args, "genmove COLOR")?;
+    let result = engine.think(color);
+    if result.resign {
+        return Ok("resign".into());
+    }
+    engine.play_generated(color, result.best)?;
+    Ok(engine.game.board().move_name(result.best))
+}
+
+fn genmove_cleanup(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    genmove(engine, call)
+}
+
+fn reg_genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let color = parse_one_color(call.args, "reg_genmove COLOR")?;
+    let result = engine.think(color);
+    Ok(if result.resign {
+        "resign".into()
+    } else {
+        engine.game.board().move_name(result.best)
+    })
+}
+
+fn undo(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    if engine.game.undo() {
+        Ok(String::new())
+    } else {
+        Err("cannot undo".into())
+    }
+}
+
+fn showboard(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    let g = &engine.game;
+    let b = g.board();
+    let mut text = String::from("\n");
+    let diagram = b.ascii();
+    let lines: Vec<&str> = diagram.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        text.push_str(line);
+        if i == 1 {
+            text.push_str(&format!(
+                "     WHITE (O) has captured {} stones",
+                b.prisoners(Color::White)
+            ));
+        } else if i == 2 {
+            text.push_str(&format!(
+                "     BLACK (X) has captured {} stones",
+                b.prisoners(Color::Black)
+            ));
+        } else if i == 4 {
+            text.push_str(&format!(
+                "     {} to move, move {}, komi {}, rules {}",
+                g.to_move(),
+                g.move_number() + 1,
+                g.komi(),
+                g.rules().name
+            ));
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn is_legal(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let (color, mv) = color_and_move(engine.game.board(), call.args)?;
+    Ok(if engine.game.is_legal(mv, color) {
+        "1"
+    } else {
+        "0"
+    }
+    .into())
+}
+
+fn handicap_count(engine: &Engine, args: &[String], usage: &str) -> Result<usize, String> {
+    expect_args(args, 1, usage)?;
+    let n = parse_uint(&args[0], "number of stones")?;
+    if engine.game.board().stone_count() > 0 || engine.game.move_number() > 0 {
+        return Err("board not empty".into());
+    }
+    Ok(n)
+}
+
+fn vertex_list(board: &Board, points: &[Point]) -> String {
+    points
+        .iter()
+        .map(|&p| board.vertex_name(p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn fixed_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let n = handicap_count(engine, call.args, "fixed_handicap NUMBER")?;
+    let size = engine.game.size();
+    let board = engine.game.board();
+    let points: Vec<Point> = fixed_handicap_points(size, n)?
+        .into_iter()
+        .map(|(c, r)| board.point(c, r))
+        .collect();
+    engine.game.place_handicap(&points)?;
+    Ok(vertex_list(engine.game.board(), &points))
+}
+
+fn place_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    let n = handicap_count(engine, call.args, "place_free_handicap NUMBER")?;
+    let size = engine.game.size();
+    if n < 2 || n >= size * size {
+        return Err(format!(
+            "invalid handicap: {n} (use 2 to {} on {size}x{size})",
+            size * size - 1
+        ));
+    }
+    let points = free_handicap_points(engine.game.board(), n);
+    engine.game.place_handicap(&points)?;
+    Ok(vertex_list(engine.game.board(), &points))
+}
+
+/// Where the engine puts `n` free handicap stones: the standard points as far as they go,
+/// then, one by one, the point farthest from the stones already placed, preferring the third
+/// and fourth lines. Never fills the board: stones that would leave no liberty are skipped,
+/// so very large handicaps may come out smaller, as the GTP spec allows.
+pub fn free_handicap_points(board: &Board, n: usize) -> Vec<Point> {
+    let size = board.size();
+    let fixed = n.min(max_fixed_handicap(size));
+    let mut placed: Vec<(usize, usize)> = if fixed >= 2 {
+        fixed_handicap_points(size, fixed).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let mut scratch = board.clone();
+    for &(c, r) in &placed {
+        let _ = scratch.place_setup_stone(board.point(c, r), Color::Black);
+    }
+    let line_weight = |i: usize| -> i64 {
+        let d = i.min(size - 1 - i);
+        match (size >= 9, d) {
+            (true, 0) => -40,
+            (true, 1) => -15,
+            (true, 2) | (true, 3) => 6,
+            _ => 0,
+        }
+    };
+    while placed.len() < n {
+        let mut best: Option<((usize, usize), i64)> = None;
+        for row in 0..size {
+            for col in 0..size {
+                let p = board.point(col, row);
+                if scratch.cell(p) != crate::board::Cell::Empty
+                    || scratch.is_suicide(p, Color::Black)
+                    || scratch.empty_neighbors(p) == 0
+                {
+                    continue;
+                }
+                let nearest = placed
+                    .iter()
+                    .map(|&(c, r)| {
+                        let (dc, dr) = (c as i64 - col as i64, r as i64 - row as i64);
+                        dc * dc + dr * dr
+                    })
+                    .min()
+                    .unwrap_or((size * size) as i64);
+                let centre = (2 * col as i64 - size as i64 + 1).abs()
+                    + (2 * row as i64 - size as i64 + 1).abs();
+                let score = nearest * 8 + line_weight(col) + line_weight(row) - centre;
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some(((col, row), score));
+                }
+            }
+        }
+        let Some(((col, row), _)) = best else { break };
+        let p = board.point(col, row);
+        if scratch.place_setup_stone(p, Color::Black).is_err() {
+            break;
+        }
+        placed.push((col, row));
+    }
+    placed.into_iter().map(|(c, r)| board.point(c, r)).collect()
+}
+
+fn set_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    if engine.game.board().stone_count() > 0 || engine.game.move_number() > 0 {
+        return Err("board not empty".into());
+    }
+    let size = engine.game.size();
+    if call.args.len() < 2 || call.args.len() >= size * size {
+        return Err(format!(
+            "bad vertex list: give 2 to {} vertices",
+            size * size - 1
+        ));
+    }
+    let mut points = Vec::with_capacity(call.args.len());
+    for a in call.args {
+        match parse_vertex(engine.game.board(), a) {
+            Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
+            Ok(Move::Play(_)) => return Err(format!("bad vertex list: {a} repeated")),
+            Ok(Move::Pass) => return Err("bad vertex list: pass is not a vertex".into()),
+            Err(e) => return Err(format!("bad vertex list: {e}")),
+        }
+    }
+    engine.game.place_handicap(&points)?;
+    Ok(String::new())
+}
+
+fn cputime(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
+    Ok(format!("{:.3}", engine.cpu_seconds()))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gtp::{Engine, EngineOptions};
+
+    fn engine() -> Engine {
+        Engine::new(EngineOptions {
+            playouts: Some(200),
+            threads: 1,
+            seed: Some(3),
+            ..EngineOptions::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn protocol_basics() {
+        let mut e = engine();
+        assert_eq!(e.execute("1 protocol_version"), "=1 2\n\n");
+        assert_eq!(e.execute("name"), "= shoutan\n\n");
+        assert_eq!(e.execute("known_command play"), "= true\n\n");
+        assert_eq!(e.execute("known_command frobnicate"), "= false\n\n");
+        assert!(e.execute("list_commands").contains("\ngenmove\n"));
+        assert_eq!(e.execute("frobnicate"), "? unknown command: frobnicate\n\n");
+    }
+
+    #[test]
+    fn play_and_undo_and_refusals() {
+        let mut e = engine();
+        assert_eq!(e.execute("boardsize 9"), "= \n\n");
+        assert_eq!(e.execute("play b e5"), "= \n\n");
+        assert!(e.execute("play w E5").starts_with("? illegal move"));
+        assert!(e.execute("play x D4").starts_with("? invalid color"));
+        assert!(e.execute("play b ZZ").starts_with("? invalid vertex"));
+        assert!(e.execute("play b Z9").starts_with("? vertex"));
+        assert!(e.execute("play b").starts_with("? syntax error"));
+        assert_eq!(e.execute("undo"), "= \n\n");
+        assert_eq!(e.execute("undo"), "? cannot undo\n\n");
+        assert!(e.execute("boardsize 26").starts_with("? unacceptable size"));
+        assert!(e.execute("boardsize 1").starts_with("? unacceptable size"));
+        assert!(e.execute("boardsize x").starts_with("? unacceptable size"));
+        assert_eq!(e.game.size(), 9);
+        assert!(e.execute("komi abc").starts_with("? komi"));
+        assert!(e.execute("komi nan").starts_with("? komi"));
+        assert_eq!(e.execute("komi 6.5"), "= \n\n");
+        assert_eq!(e.game.komi(), 6.5);
+    }
+
+    #[test]
+    fn handicap_commands() {
+        let mut e = engine();
+        assert_eq!(e.execute("fixed_handicap 2"), "= D4 Q16\n\n");
+        assert_eq!(e.execute("fixed_handicap 2"), "? board not empty\n\n");
+        e.execute("clear_board");
+        assert!(
+            e.execute("fixed_handicap 10")
+                .starts_with("? invalid handicap")
+        );
+        assert!(
+            e.execute("fixed_handicap 1")
+                .starts_with("? invalid handicap")
+        );
+        assert_eq!(
+            e.execute("set_free_handicap D4 D4"),
+            "? bad vertex list: D4 repeated\n\n"
+        );
+        assert_eq!(e.game.board().stone_count(), 0);
+        assert_eq!(e.execute("set_free_handicap D4 E5 F6"), "= \n\n");
+        assert_eq!(e.game.handicap(), 3);
+        e.execute("boardsize 9");
+        let answer = e.execute("place_free_handicap 12");
+        assert_eq!(answer.split_whitespace().count(), 13, "{answer}");
+        assert_eq!(e.game.board().stone_count(), 12);
+    }
+
+    #[test]
+    fn genmove_plays_a_legal_move() {
+        let mut e = engine();
+        e.execute("boardsize 5");
+        let answer = e.execute("genmove b");
+        assert!(answer.starts_with("= "), "{answer}");
+        assert_eq!(e.game.move_number(), 1);
+    }
+}

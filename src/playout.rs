@@ -1,0 +1,325 @@
+//! Monte-Carlo playouts: play a position out to the end with a fast random policy and count it.
+//!
+//! A [`Playout`] is a reusable per-thread workspace (board, random generator, positions seen,
+//! move list, ownership), so running one allocates nothing. Playouts follow the full rules:
+//! no suicide, simple ko, and superko against both the game's history and the positions the
+//! playout itself created.
+//!
+//! The light policy plays uniformly at random among legal moves that do not fill the mover's
+//! own eye, where "eye" is [`Board::is_playout_eye`]: every orthogonal neighbour is an own
+//! stone or the edge, and the opponent holds at most one diagonal (none on the edge).
+
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
+use crate::game::PositionHistory;
+use crate::rng::Rng;
+use crate::rules::KoRule;
+use crate::score::{Owners, area_owners};
+
+/// Capacity of the per-playout position table (a power of two); it is never more than half
+/// full because a playout stops well before `LOCAL_POSITIONS / 2` moves.
+const LOCAL_POSITIONS: usize = 8192;
+
+/// Which move-selection policy a playout uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Policy {
+    /// Uniformly random legal moves that do not fill one's own eye.
+    Light,
+}
+
+impl Policy {
+    /// Parses `light`.
+    pub fn parse(name: &str) -> Result<Policy, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "light" => Ok(Policy::Light),
+            _ => Err(format!("unknown playout policy '{name}' (use light)")),
+        }
+    }
+}
+
+/// The longest playout on a board of `size`, in moves (passes included).
+pub fn max_playout_moves(size: usize) -> usize {
+    3 * size * size
+}
+
+/// Positions created since the playout's start position, in a fixed open-addressing table.
+struct LocalPositions {
+    slots: Box<[u64]>,
+    used: Vec<usize>,
+}
+
+impl LocalPositions {
+    fn new() -> LocalPositions {
+        LocalPositions {
+            slots: vec![0; LOCAL_POSITIONS].into_boxed_slice(),
+            used: Vec::with_capacity(LOCAL_POSITIONS / 2),
+        }
+    }
+
+    fn clear(&mut self) {
+        for &i in &self.used {
+            self.slots[i] = 0;
+        }
+        self.used.clear();
+    }
+
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        let mask = LOCAL_POSITIONS - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let k = self.slots[i];
+            if k == key {
+                return true;
+            }
+            if k == 0 {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds a key; returns false when the table is too full to take more.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        if self.used.len() >= LOCAL_POSITIONS / 2 {
+            return false;
+        }
+        let mask = LOCAL_POSITIONS - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let k = self.slots[i];
+            if k == key {
+                return true;
+            }
+            if k == 0 {
+                self.slots[i] = key;
+                self.used.push(i);
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// The result of one playout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// Black's area minus White's area minus komi, Tromp-Taylor on the final board.
+    pub score: f32,
+    /// Moves played in the playout itself (passes included).
+    pub length: usize,
+}
+
+impl Outcome {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        if self.score > 0.0 {
+            Some(Color::Black)
+        } else if self.score < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// 1 if `c` won, 0 if it lost, ½ for a draw.
+    pub fn value_for(&self, c: Color) -> f32 {
+        match self.winner() {
+            Some(w) if w == c => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// A reusable playout workspace; one per search thread.
+pub struct Playout {
+    /// The board being played on; set it up with [`Playout::start`] and
+    /// [`Playout::play_prefix`].
+    pub board: Board,
+    /// The random generator.
+    pub rng: Rng,
+    local: LocalPositions,
+    /// Moves played by the last playout (not the prefix), for AMAF statistics.
+    pub moves: Vec<(Point, Color)>,
+    /// Owner of each point at the end of the last playout.
+    pub owners: Owners,
+}
+
+impl Playout {
+    /// A workspace whose random sequence is fixed by `seed`.
+    pub fn new(seed: u64) -> Playout {
+        Playout {
+            board: Board::new(9),
+            rng: Rng::new(seed),
+            local: LocalPositions::new(),
+            moves: Vec::with_capacity(max_playout_moves(crate::board::MAX_SIZE) + 8),
+            owners: [Cell::Empty; MAX_POINTS],
+        }
+    }
+
+    /// Starts from `root`, forgetting every position of the previous playout.
+    pub fn start(&mut self, root: &Board) {
+        self.board.copy_from(root);
+        self.local.clear();
+        self.moves.clear();
+    }
+
+    /// Whether `c` may play `p` here, superko included (against the game `history` and the
+    /// positions since [`Playout::start`]).
+    #[inline]
+    pub fn is_legal(&self, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+        self.board.is_legal(p, c) && !self.repeats(p, c, history, ko)
+    }
+
+    /// Whether the legal-on-board move `p` recreates an earlier position. In playouts the
+    /// situational rule is checked positionally: stricter, so a playout never plays a move
+    /// the game would refuse.
+    #[inline]
+    fn repeats(&self, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+        if ko == KoRule::Simple {
+            return false;
+        }
+        let h = self.board.hash_after(p, c);
+        self.local.contains(h) || history.seen_position(h)
+    }
+
+    /// Plays a move of the tree part of a simulation (already known to be legal) and records
+    /// the new position for superko.
+    #[inline]
+    pub fn play_prefix(&mut self, mv: Move, c: Color) {
+        match mv {
+            Move::Pass => self.board.pass(c),
+            Move::Play(p) => {
+                self.board.play(p, c);
+                self.local.insert(self.board.hash());
+            }
+        }
+    }
+
+    /// Plays the position out from the current board with `to_move` to play and counts it.
+    pub fn run(
+        &mut self,
+        to_move: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+        komi: f32,
+        policy: Policy,
+    ) -> Outcome {
+        let cap = max_playout_moves(self.board.size());
+        let mut color = to_move;
+        let mut passes = 0;
+        let mut length = 0;
+        while length < cap {
+            let choice = match policy {
+                Policy::Light => self.pick_light(color, history, ko),
+            };
+            length += 1;
+            if choice == NO_POINT {
+                self.board.pass(color);
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            } else {
+                passes = 0;
+                self.board.play(choice, color);
+                self.moves.push((choice, color));
+                if ko != KoRule::Simple && !self.local.insert(self.board.hash()) {
+                    break;
+                }
+            }
+            color = color.opponent();
+        }
+        let area = area_owners(&self.board, &mut self.owners);
+        Outcome {
+            score: area[0] as f32 - area[1] as f32 - komi,
+            length,
+        }
+    }
+
+    /// A uniformly random legal move for `c` that does not fill its own eye, or `NO_POINT`.
+    #[inline]
+    fn pick_light(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        let n = self.board.empty_points().len();
+        if n == 0 {
+            return NO_POINT;
+        }
+        let start = self.rng.below(n);
+        for i in (start..n).chain(0..start) {
+            let p = self.board.empty_points()[i];
+            if self.board.is_playout_eye(p, c) || !self.board.is_legal(p, c) {
+                continue;
+            }
+            if self.repeats(p, c, history, ko) {
+                continue;
+            }
+            return p;
+        }
+        NO_POINT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+
+    #[test]
+    fn playouts_end_with_only_eyes_left_and_score_consistently() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut po = Playout::new(42);
+        for _ in 0..200 {
+            po.start(game.board());
+            let out = po.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                Policy::Light,
+            );
+            po.board.check_invariants().unwrap();
+            assert!(out.length <= max_playout_moves(9));
+            // A playout that ended on two passes left only eyes and unplayable points.
+            let ended_by_passes = out.length < max_playout_moves(9);
+            for &p in po.board.empty_points().iter().filter(|_| ended_by_passes) {
+                for c in Color::BOTH {
+                    assert!(
+                        po.board.is_playout_eye(p, c)
+                            || !po.is_legal(p, c, game.positions(), KoRule::Positional)
+                    );
+                }
+            }
+            let expected = crate::score::tromp_taylor_score(&po.board, 7.5);
+            assert_eq!(out.score, expected);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_playout() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut a = Playout::new(5);
+        let mut b = Playout::new(5);
+        for _ in 0..20 {
+            a.start(game.board());
+            b.start(game.board());
+            let oa = a.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                Policy::Light,
+            );
+            let ob = b.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                Policy::Light,
+            );
+            assert_eq!(oa, ob);
+            assert_eq!(a.moves, b.moves);
+        }
+    }
+}

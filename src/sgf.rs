@@ -1,0 +1,1 @@
+//! Loading and saving games as SGF (FF[4]) through the `sgf-parse` crate.
