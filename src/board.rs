@@ -202,7 +202,8 @@ pub struct Board {
     size: usize,
     stride: usize,
     cells: [Cell; MAX_POINTS],
-    /// Chain head of each stone.
+    /// Chain head of each stone; `NO_POINT` on empty and border points, so that
+    /// `chain[q] == head` alone says whether `q` is a stone of that chain.
     chain: [Point; MAX_POINTS],
     /// Next stone of the same chain (circular list).
     next: [Point; MAX_POINTS],
@@ -227,7 +228,11 @@ pub struct Board {
     last_moves: [Point; 2],
     /// Colour of the most recent move or pass.
     last_color: Option<Color>,
-    /// Scratch marks for liberty recounts; a point is marked when `mark[p] == mark_gen`.
+    /// Capture history of each point: bit `c` is set once a stone of colour `c` has been
+    /// captured there since [`Board::new`]. Only a point with such a mark can be the site of a
+    /// move that repeats an earlier position (see [`Board::may_repeat_position`]).
+    captured_marks: [u8; MAX_POINTS],
+    /// Scratch marks for liberty counts; a point is marked when `mark[p] == mark_gen`.
     mark: [u32; MAX_POINTS],
     mark_gen: u32,
 }
@@ -281,6 +286,7 @@ impl Board {
             prisoners: [0; 2],
             last_moves: [NO_POINT; 2],
             last_color: None,
+            captured_marks: [0; MAX_POINTS],
             mark: [0; MAX_POINTS],
             mark_gen: 0,
         };
@@ -322,6 +328,7 @@ impl Board {
         self.chain_size[..n].copy_from_slice(&other.chain_size[..n]);
         self.nbr[..n].copy_from_slice(&other.nbr[..n]);
         self.empty_index[..n].copy_from_slice(&other.empty_index[..n]);
+        self.captured_marks[..n].copy_from_slice(&other.captured_marks[..n]);
         self.empties[..other.num_empty].copy_from_slice(&other.empties[..other.num_empty]);
         self.num_empty = other.num_empty;
         self.hash = other.hash;
@@ -435,6 +442,18 @@ impl Board {
     #[inline]
     pub fn empty_points(&self) -> &[Point] {
         &self.empties[..self.num_empty]
+    }
+
+    /// Exchanges entries `i` and `j` of [`Board::empty_points`] (the list's order carries no
+    /// meaning), so that a playout can set aside the points it has rejected for this move
+    /// and draw uniformly among the rest.
+    #[inline]
+    pub fn swap_empty_points(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empties[i], self.empties[j]);
+        self.empties[i] = b;
+        self.empties[j] = a;
+        self.empty_index[a as usize] = j as u16;
+        self.empty_index[b as usize] = i as u16;
     }
 
     /// Number of stones of both colours on the board.
@@ -566,6 +585,23 @@ impl Board {
         })
     }
 
+    /// Whether a stone of `c` on `p` could recreate any position this board has been in
+    /// (since [`Board::new`], through every copy, clone and move that led to it): false when
+    /// no stone of `c` has ever been captured on `p`, so superko needs no lookup then.
+    ///
+    /// Proof: suppose `c` plays `p` (capturing or not) and the resulting position Q equals an
+    /// earlier position P. The move is legal, so Q has a `c` stone on `p`, hence so has P.
+    /// Just before the move `p` was empty, so that stone left `p` after P. On a [`Board`] a
+    /// stone leaves its point only when its chain is captured (undo restores whole earlier
+    /// boards, marks included), and every capture marks the points it empties. So `p` carries
+    /// the mark of colour `c`. The argument needs the position history used for superko to
+    /// come from this board's own line of play, as [`crate::game::Game`] and
+    /// [`crate::playout::Playout`] guarantee.
+    #[inline]
+    pub fn may_repeat_position(&self, p: Point, c: Color) -> bool {
+        self.captured_marks[p as usize] & (1 << c as u8) != 0
+    }
+
     /// The position hash after `c` plays the legal move `p`, without playing it.
     pub fn hash_after(&self, p: Point, c: Color) -> u64 {
         let mut h = self.hash ^ zobrist(c, p);
@@ -637,20 +673,19 @@ impl Board {
         let pu = p as usize;
         match n_own {
             0 => {
-                self.chain[pu] = p;
                 self.next[pu] = p;
                 self.chain_size[pu] = 1;
                 self.libs[pu] = self.empty_neighbors(p) as u16;
             }
             1 => {
                 let h = own_heads[0];
-                self.link_stone(h, p);
                 let mut gained = 0;
                 for n in self.neighbors(p) {
-                    if self.cells[n as usize] == Cell::Empty && !self.touches_chain(n, h, p) {
+                    if self.cells[n as usize] == Cell::Empty && !self.adjacent_to_chain(n, h) {
                         gained += 1;
                     }
                 }
+                self.link_stone(h, p);
                 self.libs[h as usize] += gained;
             }
             _ => {
@@ -660,13 +695,36 @@ impl Board {
                         big = h;
                     }
                 }
+                // The merged chain's liberties are the biggest chain's (p already taken off)
+                // plus those of the smaller chains and of p that it does not touch: only the
+                // smaller chains are walked.
+                let generation = self.fresh_mark_generation();
+                let mut libs = self.libs[big as usize];
+                for &h in &own_heads[..n_own] {
+                    if h == big {
+                        continue;
+                    }
+                    let mut s = h;
+                    loop {
+                        for n in self.neighbors(s) {
+                            libs += self.new_liberty_of(n, big, generation);
+                        }
+                        s = self.next[s as usize];
+                        if s == h {
+                            break;
+                        }
+                    }
+                }
+                for n in self.neighbors(p) {
+                    libs += self.new_liberty_of(n, big, generation);
+                }
                 for &h in &own_heads[..n_own] {
                     if h != big {
                         self.merge_chains(big, h);
                     }
                 }
                 self.link_stone(big, p);
-                self.libs[big as usize] = self.count_liberties(big);
+                self.libs[big as usize] = libs;
             }
         }
 
@@ -720,18 +778,43 @@ impl Board {
         Ok(())
     }
 
-    /// Whether any neighbour of `n` other than `except` belongs to the chain headed `head`.
+    /// Whether any neighbour of `n` is a stone of the chain headed `head`.
     #[inline]
-    fn touches_chain(&self, n: Point, head: Point, except: Point) -> bool {
-        self.neighbors(n).iter().any(|&m| {
-            m != except && self.cells[m as usize] != Cell::Empty && self.chain[m as usize] == head
-        })
+    fn adjacent_to_chain(&self, n: Point, head: Point) -> bool {
+        // Empty and border points have chain NO_POINT, which is never a head.
+        self.neighbors(n)
+            .iter()
+            .any(|&m| self.chain[m as usize] == head)
+    }
+
+    /// 1 if `n` is an empty point not yet marked with `generation` (it is marked now) and not
+    /// adjacent to the chain `head`; else 0. Counts the liberties a merge adds to `head`.
+    #[inline]
+    fn new_liberty_of(&mut self, n: Point, head: Point, generation: u32) -> u16 {
+        let nu = n as usize;
+        if self.cells[nu] != Cell::Empty || self.mark[nu] == generation {
+            return 0;
+        }
+        self.mark[nu] = generation;
+        u16::from(!self.adjacent_to_chain(n, head))
+    }
+
+    /// A mark generation no point carries yet.
+    #[inline]
+    fn fresh_mark_generation(&mut self) -> u32 {
+        self.mark_gen = self.mark_gen.wrapping_add(1);
+        if self.mark_gen == 0 {
+            self.mark = [0; MAX_POINTS];
+            self.mark_gen = 1;
+        }
+        self.mark_gen
     }
 
     #[inline]
     fn add_stone(&mut self, p: Point, c: Color) {
         let pu = p as usize;
         self.cells[pu] = Cell::stone(c);
+        self.chain[pu] = p;
         self.hash ^= zobrist(c, p);
         // Remove p from the empty list.
         let idx = self.empty_index[pu] as usize;
@@ -749,6 +832,8 @@ impl Board {
     fn clear_stone(&mut self, p: Point, c: Color) {
         let pu = p as usize;
         self.cells[pu] = Cell::Empty;
+        self.chain[pu] = NO_POINT;
+        self.captured_marks[pu] |= 1 << c as u8;
         self.hash ^= zobrist(c, p);
         self.empty_index[pu] = self.num_empty as u16;
         self.empties[self.num_empty] = p;
@@ -782,32 +867,6 @@ impl Board {
         let (hu, ou) = (head as usize, other as usize);
         self.next.swap(hu, ou);
         self.chain_size[hu] += self.chain_size[ou];
-    }
-
-    /// Counts the distinct liberties of the chain headed `head` from scratch.
-    fn count_liberties(&mut self, head: Point) -> u16 {
-        self.mark_gen = self.mark_gen.wrapping_add(1);
-        if self.mark_gen == 0 {
-            self.mark = [0; MAX_POINTS];
-            self.mark_gen = 1;
-        }
-        let generation = self.mark_gen;
-        let mut count = 0;
-        let mut s = head;
-        loop {
-            for n in self.neighbors(s) {
-                let nu = n as usize;
-                if self.cells[nu] == Cell::Empty && self.mark[nu] != generation {
-                    self.mark[nu] = generation;
-                    count += 1;
-                }
-            }
-            s = self.next[s as usize];
-            if s == head {
-                break;
-            }
-        }
-        count
     }
 
     /// Removes the captured chain headed `head` (of colour `c`), giving liberties back to the
@@ -868,6 +927,9 @@ impl Board {
             match cell.color() {
                 None => {
                     empties += 1;
+                    if self.chain[p as usize] != NO_POINT {
+                        return Err(format!("point {p}: empty point with a chain id"));
+                    }
                     let idx = self.empty_index[p as usize] as usize;
                     if idx >= self.num_empty || self.empties[idx] != p {
                         return Err(format!("point {p}: empty list wrong"));

@@ -177,7 +177,7 @@ impl Playout {
     /// the game would refuse.
     #[inline]
     fn repeats(&self, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
-        if ko == KoRule::Simple {
+        if ko == KoRule::Simple || !self.board.may_repeat_position(p, c) {
             return false;
         }
         let h = self.board.hash_after(p, c);
@@ -239,24 +239,36 @@ impl Playout {
     }
 
     /// A uniformly random legal move for `c` that does not fill its own eye, or `NO_POINT`.
+    ///
+    /// Draws a random empty point; a rejected one is swapped behind the part of the empty list
+    /// still drawn from, so every acceptable point is equally likely and each point is tested
+    /// at most once per move.
     #[inline]
     fn pick_light(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
-        let n = self.board.empty_points().len();
-        if n == 0 {
-            return NO_POINT;
-        }
-        let start = self.rng.below(n);
-        for i in (start..n).chain(0..start) {
+        let mut k = self.board.empty_points().len();
+        while k > 0 {
+            let i = self.rng.below(k);
             let p = self.board.empty_points()[i];
-            if self.board.is_playout_eye(p, c) || !self.board.is_legal(p, c) {
-                continue;
+            if self.light_candidate(p, c) && !self.repeats(p, c, history, ko) {
+                return p;
             }
-            if self.repeats(p, c, history, ko) {
-                continue;
-            }
-            return p;
+            k -= 1;
+            self.board.swap_empty_points(i, k);
         }
         NO_POINT
+    }
+
+    /// Whether the empty point `p` is legal for `c` on the board (superko aside) and not
+    /// its playout eye.
+    #[inline]
+    fn light_candidate(&self, p: Point, c: Color) -> bool {
+        let b = &self.board;
+        // With an empty neighbour a move is neither suicide nor an eye fill, and the ko
+        // point never has one (it is surrounded by the capturing side).
+        if b.empty_neighbors(p) > 0 {
+            return true;
+        }
+        !b.is_playout_eye(p, c) && b.ko() != Some((p, c)) && !b.is_suicide(p, c)
     }
 }
 
