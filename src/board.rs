@@ -11,6 +11,7 @@
 //! [`Point`] is an index into that array; index 0 is always border and doubles as "no point".
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
 
 /// Largest supported board size.
 pub const MAX_SIZE: usize = 25;
@@ -18,6 +19,44 @@ pub const MAX_SIZE: usize = 25;
 pub const MIN_SIZE: usize = 2;
 /// Capacity of every per-point array: the padded 25x25 board.
 pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+
+/// Length of the board's per-point arrays: a power of two above `MAX_POINTS + MAX_SIZE + 3`
+/// (every neighbour and diagonal of a point), so that an index masked with `ARRAY_CAP - 1` is
+/// always in bounds and the hot paths carry no bounds checks.
+const ARRAY_CAP: usize = 1024;
+const _: () = assert!(ARRAY_CAP.is_power_of_two() && ARRAY_CAP >= MAX_POINTS + MAX_SIZE + 3);
+
+/// A per-point array indexed by [`Point`]; indices are masked into range instead of checked
+/// (a point is always below `MAX_POINTS`, so the mask never changes a valid index).
+#[derive(Clone)]
+struct PointArray<T>([T; ARRAY_CAP]);
+
+impl<T: Copy> PointArray<T> {
+    fn filled(value: T) -> PointArray<T> {
+        PointArray([value; ARRAY_CAP])
+    }
+
+    /// Copies the first `n` entries of `other`.
+    #[inline]
+    fn copy_prefix(&mut self, other: &PointArray<T>, n: usize) {
+        self.0[..n].copy_from_slice(&other.0[..n]);
+    }
+}
+
+impl<T> Index<Point> for PointArray<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, p: Point) -> &T {
+        &self.0[p as usize & (ARRAY_CAP - 1)]
+    }
+}
+
+impl<T> IndexMut<Point> for PointArray<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, p: Point) -> &mut T {
+        &mut self.0[p as usize & (ARRAY_CAP - 1)]
+    }
+}
 
 /// An index into the padded point array of a [`Board`]; depends on the board size.
 pub type Point = u16;
@@ -201,22 +240,22 @@ fn nbr_unit(c: Color) -> u32 {
 pub struct Board {
     size: usize,
     stride: usize,
-    cells: [Cell; MAX_POINTS],
+    cells: PointArray<Cell>,
     /// Chain head of each stone; `NO_POINT` on empty and border points, so that
     /// `chain[q] == head` alone says whether `q` is a stone of that chain.
-    chain: [Point; MAX_POINTS],
+    chain: PointArray<Point>,
     /// Next stone of the same chain (circular list).
-    next: [Point; MAX_POINTS],
+    next: PointArray<Point>,
     /// Exact liberty count, valid at chain heads.
-    libs: [u16; MAX_POINTS],
+    libs: PointArray<u16>,
     /// Number of stones, valid at chain heads.
-    chain_size: [u16; MAX_POINTS],
+    chain_size: PointArray<u16>,
     /// Packed neighbour counts, see `NBR_SHIFT_EMPTY`.
-    nbr: [u32; MAX_POINTS],
+    nbr: PointArray<u32>,
     /// The empty points, in no particular order.
-    empties: [Point; MAX_POINTS],
+    empties: [Point; ARRAY_CAP],
     /// Position of each empty point in `empties`.
-    empty_index: [u16; MAX_POINTS],
+    empty_index: PointArray<u16>,
     num_empty: usize,
     hash: u64,
     /// Point the `ko_color` player may not play at once (simple ko), or `NO_POINT`.
@@ -231,9 +270,9 @@ pub struct Board {
     /// Capture history of each point: bit `c` is set once a stone of colour `c` has been
     /// captured there since [`Board::new`]. Only a point with such a mark can be the site of a
     /// move that repeats an earlier position (see [`Board::may_repeat_position`]).
-    captured_marks: [u8; MAX_POINTS],
+    captured_marks: PointArray<u8>,
     /// Scratch marks for liberty counts; a point is marked when `mark[p] == mark_gen`.
-    mark: [u32; MAX_POINTS],
+    mark: PointArray<u32>,
     mark_gen: u32,
 }
 
@@ -256,7 +295,7 @@ impl PartialEq for Board {
             && self.last_color == other.last_color
             && self
                 .points()
-                .all(|p| self.cells[p as usize] == other.cells[p as usize])
+                .all(|p| self.cells[p] == other.cells[p])
     }
 }
 
@@ -271,14 +310,14 @@ impl Board {
         let mut b = Board {
             size,
             stride,
-            cells: [Cell::Border; MAX_POINTS],
-            chain: [NO_POINT; MAX_POINTS],
-            next: [NO_POINT; MAX_POINTS],
-            libs: [0; MAX_POINTS],
-            chain_size: [0; MAX_POINTS],
-            nbr: [0; MAX_POINTS],
-            empties: [NO_POINT; MAX_POINTS],
-            empty_index: [0; MAX_POINTS],
+            cells: PointArray::filled(Cell::Border),
+            chain: PointArray::filled(NO_POINT),
+            next: PointArray::filled(NO_POINT),
+            libs: PointArray::filled(0),
+            chain_size: PointArray::filled(0),
+            nbr: PointArray::filled(0),
+            empties: [NO_POINT; ARRAY_CAP],
+            empty_index: PointArray::filled(0),
             num_empty: 0,
             hash: EMPTY_BOARD_HASH,
             ko_point: NO_POINT,
@@ -286,27 +325,27 @@ impl Board {
             prisoners: [0; 2],
             last_moves: [NO_POINT; 2],
             last_color: None,
-            captured_marks: [0; MAX_POINTS],
-            mark: [0; MAX_POINTS],
+            captured_marks: PointArray::filled(0),
+            mark: PointArray::filled(0),
             mark_gen: 0,
         };
         for row in 0..size {
             for col in 0..size {
                 let p = b.point(col, row);
-                b.cells[p as usize] = Cell::Empty;
-                b.empty_index[p as usize] = b.num_empty as u16;
+                b.cells[p] = Cell::Empty;
+                b.empty_index[p] = b.num_empty as u16;
                 b.empties[b.num_empty] = p;
                 b.num_empty += 1;
             }
         }
         let unit_border = nbr_unit(Color::Black) | nbr_unit(Color::White);
-        for p in 0..(stride * stride) {
+        for p in 0..(stride * stride) as Point {
             if b.cells[p] == Cell::Border {
                 continue;
             }
             let mut count = 0;
-            for n in b.neighbors(p as Point) {
-                count += match b.cells[n as usize] {
+            for n in b.neighbors(p) {
+                count += match b.cells[n] {
                     Cell::Border => unit_border,
                     _ => 1 << NBR_SHIFT_EMPTY,
                 };
@@ -321,14 +360,14 @@ impl Board {
         let n = other.stride * other.stride;
         self.size = other.size;
         self.stride = other.stride;
-        self.cells[..n].copy_from_slice(&other.cells[..n]);
-        self.chain[..n].copy_from_slice(&other.chain[..n]);
-        self.next[..n].copy_from_slice(&other.next[..n]);
-        self.libs[..n].copy_from_slice(&other.libs[..n]);
-        self.chain_size[..n].copy_from_slice(&other.chain_size[..n]);
-        self.nbr[..n].copy_from_slice(&other.nbr[..n]);
-        self.empty_index[..n].copy_from_slice(&other.empty_index[..n]);
-        self.captured_marks[..n].copy_from_slice(&other.captured_marks[..n]);
+        self.cells.copy_prefix(&other.cells, n);
+        self.chain.copy_prefix(&other.chain, n);
+        self.next.copy_prefix(&other.next, n);
+        self.libs.copy_prefix(&other.libs, n);
+        self.chain_size.copy_prefix(&other.chain_size, n);
+        self.nbr.copy_prefix(&other.nbr, n);
+        self.empty_index.copy_prefix(&other.empty_index, n);
+        self.captured_marks.copy_prefix(&other.captured_marks, n);
         self.empties[..other.num_empty].copy_from_slice(&other.empties[..other.num_empty]);
         self.num_empty = other.num_empty;
         self.hash = other.hash;
@@ -375,7 +414,7 @@ impl Board {
     /// Whether `p` is an on-board point.
     #[inline]
     pub fn on_board(&self, p: Point) -> bool {
-        (p as usize) < self.array_len() && self.cells[p as usize] != Cell::Border
+        (p as usize) < self.array_len() && self.cells[p] != Cell::Border
     }
 
     /// All on-board points, bottom row first.
@@ -386,7 +425,7 @@ impl Board {
     /// What is on point `p`.
     #[inline]
     pub fn cell(&self, p: Point) -> Cell {
-        self.cells[p as usize]
+        self.cells[p]
     }
 
     /// The four orthogonal neighbours of `p` in the padded array (some may be border).
@@ -452,8 +491,8 @@ impl Board {
         let (a, b) = (self.empties[i], self.empties[j]);
         self.empties[i] = b;
         self.empties[j] = a;
-        self.empty_index[a as usize] = j as u16;
-        self.empty_index[b as usize] = i as u16;
+        self.empty_index[a] = j as u16;
+        self.empty_index[b] = i as u16;
     }
 
     /// Number of stones of both colours on the board.
@@ -464,19 +503,19 @@ impl Board {
     /// Head of the chain containing the stone at `p` (meaningless on empty points).
     #[inline]
     pub fn chain_id(&self, p: Point) -> Point {
-        self.chain[p as usize]
+        self.chain[p]
     }
 
     /// Exact number of liberties of the chain through the stone at `p`.
     #[inline]
     pub fn liberties(&self, p: Point) -> usize {
-        self.libs[self.chain[p as usize] as usize] as usize
+        self.libs[self.chain[p]] as usize
     }
 
     /// Number of stones in the chain through the stone at `p`.
     #[inline]
     pub fn chain_len(&self, p: Point) -> usize {
-        self.chain_size[self.chain[p as usize] as usize] as usize
+        self.chain_size[self.chain[p]] as usize
     }
 
     /// The stones of the chain through the stone at `p`.
@@ -492,13 +531,13 @@ impl Board {
     /// Number of empty orthogonal neighbours of `p`.
     #[inline]
     pub fn empty_neighbors(&self, p: Point) -> usize {
-        (self.nbr[p as usize] >> NBR_SHIFT_EMPTY & 0xFF) as usize
+        (self.nbr[p] >> NBR_SHIFT_EMPTY & 0xFF) as usize
     }
 
     /// Number of orthogonal neighbours of `p` that are stones of `c` or off the board.
     #[inline]
     pub fn own_or_border_neighbors(&self, p: Point, c: Color) -> usize {
-        (self.nbr[p as usize] >> (8 * c as u32) & 0xFF) as usize
+        (self.nbr[p] >> (8 * c as u32) & 0xFF) as usize
     }
 
     /// Whether every orthogonal neighbour of the empty point `p` is a stone of `c` or off board.
@@ -518,7 +557,7 @@ impl Board {
         let mut opp_diag = 0;
         let mut border_diag = 0;
         for d in self.diagonals(p) {
-            match self.cells[d as usize] {
+            match self.cells[d] {
                 Cell::Border => border_diag = 1,
                 x if x == opp => opp_diag += 1,
                 _ => {}
@@ -539,7 +578,7 @@ impl Board {
         if !self.on_board(p) {
             return Err(Illegal::OffBoard);
         }
-        if self.cells[p as usize] != Cell::Empty {
+        if self.cells[p] != Cell::Empty {
             return Err(Illegal::Occupied);
         }
         if p == self.ko_point && c == self.ko_color {
@@ -560,11 +599,11 @@ impl Board {
         }
         let own = Cell::stone(c);
         for n in self.neighbors(p) {
-            let cell = self.cells[n as usize];
+            let cell = self.cells[n];
             if cell == Cell::Border {
                 continue;
             }
-            let libs = self.libs[self.chain[n as usize] as usize];
+            let libs = self.libs[self.chain[n]];
             if cell == own {
                 if libs > 1 {
                     return false;
@@ -581,7 +620,7 @@ impl Board {
     pub fn captures_any(&self, p: Point, c: Color) -> bool {
         let opp = Cell::stone(c.opponent());
         self.neighbors(p).iter().any(|&n| {
-            self.cells[n as usize] == opp && self.libs[self.chain[n as usize] as usize] == 1
+            self.cells[n] == opp && self.libs[self.chain[n]] == 1
         })
     }
 
@@ -599,7 +638,7 @@ impl Board {
     /// [`crate::playout::Playout`] guarantee.
     #[inline]
     pub fn may_repeat_position(&self, p: Point, c: Color) -> bool {
-        self.captured_marks[p as usize] & (1 << c as u8) != 0
+        self.captured_marks[p] & (1 << c as u8) != 0
     }
 
     /// The position hash after `c` plays the legal move `p`, without playing it.
@@ -610,11 +649,11 @@ impl Board {
         let mut seen = [NO_POINT; 4];
         let mut nseen = 0;
         for n in self.neighbors(p) {
-            if self.cells[n as usize] != opp_cell {
+            if self.cells[n] != opp_cell {
                 continue;
             }
-            let head = self.chain[n as usize];
-            if self.libs[head as usize] != 1 || seen[..nseen].contains(&head) {
+            let head = self.chain[n];
+            if self.libs[head] != 1 || seen[..nseen].contains(&head) {
                 continue;
             }
             seen[nseen] = head;
@@ -645,53 +684,52 @@ impl Board {
         self.last_color = Some(c);
         self.add_stone(p, c);
 
-        // p was a liberty of every distinct adjacent chain.
+        // p was a liberty of every distinct adjacent chain. Branch-free: empty and border
+        // neighbours have chain NO_POINT, whose slot absorbs their (meaningless) decrements.
+        let ns = self.neighbors(p);
+        let heads = ns.map(|n| self.chain[n]);
+        let kinds = ns.map(|n| self.cells[n]);
+        let distinct = [
+            true,
+            heads[1] != heads[0],
+            (heads[2] != heads[0]) & (heads[2] != heads[1]),
+            (heads[3] != heads[0]) & (heads[3] != heads[1]) & (heads[3] != heads[2]),
+        ];
         let mut own_heads = [NO_POINT; 4];
         let mut n_own = 0;
         let mut opp_heads = [NO_POINT; 4];
         let mut n_opp = 0;
-        for n in self.neighbors(p) {
-            let cell = self.cells[n as usize];
-            if cell == own {
-                let h = self.chain[n as usize];
-                if !own_heads[..n_own].contains(&h) {
-                    own_heads[n_own] = h;
-                    n_own += 1;
-                    self.libs[h as usize] -= 1;
-                }
-            } else if cell == opp_cell {
-                let h = self.chain[n as usize];
-                if !opp_heads[..n_opp].contains(&h) {
-                    opp_heads[n_opp] = h;
-                    n_opp += 1;
-                    self.libs[h as usize] -= 1;
-                }
-            }
+        for i in 0..4 {
+            let h = heads[i];
+            self.libs[h] = self.libs[h].wrapping_sub(u16::from(distinct[i]));
+            // At step i at most i heads are listed, so the slot written is in range.
+            own_heads[n_own & 3] = h;
+            n_own += usize::from(distinct[i] & (kinds[i] == own));
+            opp_heads[n_opp & 3] = h;
+            n_opp += usize::from(distinct[i] & (kinds[i] == opp_cell));
         }
 
         // Join p to its own neighbours.
-        let pu = p as usize;
         match n_own {
             0 => {
-                self.next[pu] = p;
-                self.chain_size[pu] = 1;
-                self.libs[pu] = self.empty_neighbors(p) as u16;
+                self.next[p] = p;
+                self.chain_size[p] = 1;
+                self.libs[p] = self.empty_neighbors(p) as u16;
             }
             1 => {
                 let h = own_heads[0];
                 let mut gained = 0;
-                for n in self.neighbors(p) {
-                    if self.cells[n as usize] == Cell::Empty && !self.adjacent_to_chain(n, h) {
-                        gained += 1;
-                    }
+                for n in ns {
+                    gained +=
+                        u16::from((self.cells[n] == Cell::Empty) & !self.adjacent_to_chain(n, h));
                 }
                 self.link_stone(h, p);
-                self.libs[h as usize] += gained;
+                self.libs[h] += gained;
             }
             _ => {
                 let mut big = own_heads[0];
                 for &h in &own_heads[1..n_own] {
-                    if self.chain_size[h as usize] > self.chain_size[big as usize] {
+                    if self.chain_size[h] > self.chain_size[big] {
                         big = h;
                     }
                 }
@@ -699,7 +737,7 @@ impl Board {
                 // plus those of the smaller chains and of p that it does not touch: only the
                 // smaller chains are walked.
                 let generation = self.fresh_mark_generation();
-                let mut libs = self.libs[big as usize];
+                let mut libs = self.libs[big];
                 for &h in &own_heads[..n_own] {
                     if h == big {
                         continue;
@@ -709,7 +747,7 @@ impl Board {
                         for n in self.neighbors(s) {
                             libs += self.new_liberty_of(n, big, generation);
                         }
-                        s = self.next[s as usize];
+                        s = self.next[s];
                         if s == h {
                             break;
                         }
@@ -724,7 +762,7 @@ impl Board {
                     }
                 }
                 self.link_stone(big, p);
-                self.libs[big as usize] = libs;
+                self.libs[big] = libs;
             }
         }
 
@@ -732,8 +770,8 @@ impl Board {
         let mut captured = 0;
         let mut last_captured = NO_POINT;
         for &h in &opp_heads[..n_opp] {
-            if self.libs[h as usize] == 0 {
-                captured += self.chain_size[h as usize] as u32;
+            if self.libs[h] == 0 {
+                captured += self.chain_size[h] as u32;
                 last_captured = h;
                 self.remove_chain(h, opp);
             }
@@ -741,8 +779,8 @@ impl Board {
         self.prisoners[c.index()] += captured;
 
         // A single stone that captured a single stone and has one liberty left makes a ko.
-        let head = self.chain[pu];
-        if captured == 1 && self.chain_size[head as usize] == 1 && self.libs[head as usize] == 1 {
+        let head = self.chain[p];
+        if captured == 1 && self.chain_size[head] == 1 && self.libs[head] == 1 {
             self.ko_point = last_captured;
             self.ko_color = opp;
         }
@@ -756,7 +794,7 @@ impl Board {
         if !self.on_board(p) {
             return Err(Illegal::OffBoard);
         }
-        if self.cells[p as usize] != Cell::Empty {
+        if self.cells[p] != Cell::Empty {
             return Err(Illegal::Occupied);
         }
         if self.is_suicide(p, c) || self.captures_any(p, c) {
@@ -782,20 +820,18 @@ impl Board {
     #[inline]
     fn adjacent_to_chain(&self, n: Point, head: Point) -> bool {
         // Empty and border points have chain NO_POINT, which is never a head.
-        self.neighbors(n)
-            .iter()
-            .any(|&m| self.chain[m as usize] == head)
+        let [a, b, c, d] = self.neighbors(n).map(|m| self.chain[m] == head);
+        a | b | c | d
     }
 
     /// 1 if `n` is an empty point not yet marked with `generation` (it is marked now) and not
     /// adjacent to the chain `head`; else 0. Counts the liberties a merge adds to `head`.
     #[inline]
     fn new_liberty_of(&mut self, n: Point, head: Point, generation: u32) -> u16 {
-        let nu = n as usize;
-        if self.cells[nu] != Cell::Empty || self.mark[nu] == generation {
+        if self.cells[n] != Cell::Empty || self.mark[n] == generation {
             return 0;
         }
-        self.mark[nu] = generation;
+        self.mark[n] = generation;
         u16::from(!self.adjacent_to_chain(n, head))
     }
 
@@ -804,7 +840,7 @@ impl Board {
     fn fresh_mark_generation(&mut self) -> u32 {
         self.mark_gen = self.mark_gen.wrapping_add(1);
         if self.mark_gen == 0 {
-            self.mark = [0; MAX_POINTS];
+            self.mark = PointArray::filled(0);
             self.mark_gen = 1;
         }
         self.mark_gen
@@ -812,61 +848,59 @@ impl Board {
 
     #[inline]
     fn add_stone(&mut self, p: Point, c: Color) {
-        let pu = p as usize;
-        self.cells[pu] = Cell::stone(c);
-        self.chain[pu] = p;
+        self.cells[p] = Cell::stone(c);
+        self.chain[p] = p;
         self.hash ^= zobrist(c, p);
         // Remove p from the empty list.
-        let idx = self.empty_index[pu] as usize;
+        let idx = self.empty_index[p] as usize;
         self.num_empty -= 1;
-        let last = self.empties[self.num_empty];
-        self.empties[idx] = last;
-        self.empty_index[last as usize] = idx as u16;
+        let last = self.empties[self.num_empty & (ARRAY_CAP - 1)];
+        self.empties[idx & (ARRAY_CAP - 1)] = last;
+        self.empty_index[last] = idx as u16;
         let delta = nbr_unit(c).wrapping_sub(1 << NBR_SHIFT_EMPTY);
         for n in self.neighbors(p) {
-            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+            self.nbr[n] = self.nbr[n].wrapping_add(delta);
         }
     }
 
     #[inline]
     fn clear_stone(&mut self, p: Point, c: Color) {
-        let pu = p as usize;
-        self.cells[pu] = Cell::Empty;
-        self.chain[pu] = NO_POINT;
-        self.captured_marks[pu] |= 1 << c as u8;
+        self.cells[p] = Cell::Empty;
+        self.chain[p] = NO_POINT;
+        self.captured_marks[p] |= 1 << c as u8;
         self.hash ^= zobrist(c, p);
-        self.empty_index[pu] = self.num_empty as u16;
-        self.empties[self.num_empty] = p;
+        self.empty_index[p] = self.num_empty as u16;
+        self.empties[self.num_empty & (ARRAY_CAP - 1)] = p;
         self.num_empty += 1;
         let delta = (1u32 << NBR_SHIFT_EMPTY).wrapping_sub(nbr_unit(c));
         for n in self.neighbors(p) {
-            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+            self.nbr[n] = self.nbr[n].wrapping_add(delta);
         }
     }
 
     /// Adds the new stone `p` to the chain headed `head`.
     #[inline]
     fn link_stone(&mut self, head: Point, p: Point) {
-        let (hu, pu) = (head as usize, p as usize);
-        self.chain[pu] = head;
-        self.next[pu] = self.next[hu];
-        self.next[hu] = p;
-        self.chain_size[hu] += 1;
+        self.chain[p] = head;
+        self.next[p] = self.next[head];
+        self.next[head] = p;
+        self.chain_size[head] += 1;
     }
 
     /// Moves every stone of chain `other` into chain `head` (liberties recounted by the caller).
     fn merge_chains(&mut self, head: Point, other: Point) {
         let mut s = other;
         loop {
-            self.chain[s as usize] = head;
-            s = self.next[s as usize];
+            self.chain[s] = head;
+            s = self.next[s];
             if s == other {
                 break;
             }
         }
-        let (hu, ou) = (head as usize, other as usize);
-        self.next.swap(hu, ou);
-        self.chain_size[hu] += self.chain_size[ou];
+        let (a, b) = (self.next[head], self.next[other]);
+        self.next[head] = b;
+        self.next[other] = a;
+        self.chain_size[head] += self.chain_size[other];
     }
 
     /// Removes the captured chain headed `head` (of colour `c`), giving liberties back to the
@@ -875,17 +909,17 @@ impl Board {
         let capturer = Cell::stone(c.opponent());
         let mut s = head;
         loop {
-            let next = self.next[s as usize];
+            let next = self.next[s];
             self.clear_stone(s, c);
             let mut seen = [NO_POINT; 4];
             let mut nseen = 0;
             for n in self.neighbors(s) {
-                if self.cells[n as usize] == capturer {
-                    let h = self.chain[n as usize];
+                if self.cells[n] == capturer {
+                    let h = self.chain[n];
                     if !seen[..nseen].contains(&h) {
                         seen[nseen] = h;
                         nseen += 1;
-                        self.libs[h as usize] += 1;
+                        self.libs[h] += 1;
                     }
                 }
             }
@@ -901,7 +935,7 @@ impl Board {
         let mut hash = EMPTY_BOARD_HASH;
         let mut empties = 0;
         for p in 0..self.array_len() as Point {
-            let cell = self.cells[p as usize];
+            let cell = self.cells[p];
             let on_board = {
                 let (r, c) = (p as usize / self.stride, p as usize % self.stride);
                 r >= 1 && r <= self.size && c >= 1 && c <= self.size
@@ -914,23 +948,23 @@ impl Board {
             }
             let mut expect_nbr = 0u32;
             for n in self.neighbors(p) {
-                expect_nbr += match self.cells[n as usize] {
+                expect_nbr += match self.cells[n] {
                     Cell::Border => nbr_unit(Color::Black) | nbr_unit(Color::White),
                     Cell::Empty => 1 << NBR_SHIFT_EMPTY,
                     Cell::Black => nbr_unit(Color::Black),
                     Cell::White => nbr_unit(Color::White),
                 };
             }
-            if expect_nbr != self.nbr[p as usize] {
+            if expect_nbr != self.nbr[p] {
                 return Err(format!("point {p}: neighbour counts wrong"));
             }
             match cell.color() {
                 None => {
                     empties += 1;
-                    if self.chain[p as usize] != NO_POINT {
+                    if self.chain[p] != NO_POINT {
                         return Err(format!("point {p}: empty point with a chain id"));
                     }
-                    let idx = self.empty_index[p as usize] as usize;
+                    let idx = self.empty_index[p] as usize;
                     if idx >= self.num_empty || self.empties[idx] != p {
                         return Err(format!("point {p}: empty list wrong"));
                     }
@@ -943,7 +977,7 @@ impl Board {
                     let mut libs = Vec::new();
                     while let Some(q) = stack.pop() {
                         for n in self.neighbors(q) {
-                            let nc = self.cells[n as usize];
+                            let nc = self.cells[n];
                             if nc == cell && !members.contains(&n) {
                                 members.push(n);
                                 stack.push(n);
@@ -952,20 +986,20 @@ impl Board {
                             }
                         }
                     }
-                    let head = self.chain[p as usize];
-                    if members.iter().any(|&m| self.chain[m as usize] != head) {
+                    let head = self.chain[p];
+                    if members.iter().any(|&m| self.chain[m] != head) {
                         return Err(format!("point {p}: chain ids differ within a chain"));
                     }
-                    if self.chain[head as usize] != head || self.cells[head as usize] != cell {
+                    if self.chain[head] != head || self.cells[head] != cell {
                         return Err(format!("point {p}: chain head {head} invalid"));
                     }
-                    if self.chain_size[head as usize] as usize != members.len() {
+                    if self.chain_size[head] as usize != members.len() {
                         return Err(format!("point {p}: chain size wrong"));
                     }
-                    if self.libs[head as usize] as usize != libs.len() {
+                    if self.libs[head] as usize != libs.len() {
                         return Err(format!(
                             "point {p}: liberties {} expected {}",
-                            self.libs[head as usize],
+                            self.libs[head],
                             libs.len()
                         ));
                     }
@@ -999,7 +1033,7 @@ impl Board {
             out.push_str(&format!("{:>2} ", row + 1));
             for col in 0..self.size {
                 let p = self.point(col, row);
-                let ch = match self.cells[p as usize] {
+                let ch = match self.cells[p] {
                     Cell::Black => 'X',
                     Cell::White => 'O',
                     _ if is_star_point(self.size, col, row) => '+',
@@ -1097,7 +1131,7 @@ impl Iterator for ChainStones<'_> {
             return None;
         }
         let p = self.current;
-        self.current = self.board.next[p as usize];
+        self.current = self.board.next[p];
         if self.current == self.start {
             self.done = true;
         }
