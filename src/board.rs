@@ -293,9 +293,7 @@ impl PartialEq for Board {
             && self.prisoners == other.prisoners
             && self.last_moves == other.last_moves
             && self.last_color == other.last_color
-            && self
-                .points()
-                .all(|p| self.cells[p] == other.cells[p])
+            && self.points().all(|p| self.cells[p] == other.cells[p])
     }
 }
 
@@ -428,18 +426,30 @@ impl Board {
         self.cells[p]
     }
 
-    /// The four orthogonal neighbours of `p` in the padded array (some may be border).
+    /// The four orthogonal neighbours of `p` in the padded array (some may be border). For an
+    /// on-board point they are real array points; for a border point they may wrap around
+    /// (harmless: per-point arrays mask their index), which lets branch-free code ask.
     #[inline]
     pub fn neighbors(&self, p: Point) -> [Point; 4] {
         let s = self.stride as Point;
-        [p - s, p - 1, p + 1, p + s]
+        [
+            p.wrapping_sub(s),
+            p.wrapping_sub(1),
+            p.wrapping_add(1),
+            p.wrapping_add(s),
+        ]
     }
 
     /// The four diagonal neighbours of `p` in the padded array (some may be border).
     #[inline]
     pub fn diagonals(&self, p: Point) -> [Point; 4] {
         let s = self.stride as Point;
-        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+        [
+            p.wrapping_sub(s + 1),
+            p.wrapping_sub(s - 1),
+            p.wrapping_add(s - 1),
+            p.wrapping_add(s + 1),
+        ]
     }
 
     /// Zobrist hash of the stones on the board (side to move and ko not included).
@@ -619,9 +629,9 @@ impl Board {
     #[inline]
     pub fn captures_any(&self, p: Point, c: Color) -> bool {
         let opp = Cell::stone(c.opponent());
-        self.neighbors(p).iter().any(|&n| {
-            self.cells[n] == opp && self.libs[self.chain[n]] == 1
-        })
+        self.neighbors(p)
+            .iter()
+            .any(|&n| self.cells[n] == opp && self.libs[self.chain[n]] == 1)
     }
 
     /// Whether a stone of `c` on `p` could recreate any position this board has been in
@@ -1281,6 +1291,115 @@ mod tests {
         play(&mut b, "B2", Color::White);
         assert!(b.is_eyelike(a1, Color::Black));
         assert!(!b.is_playout_eye(a1, Color::Black));
+    }
+
+    /// Random legal games (passes included, so kos get retaken later) on many sizes: after
+    /// every move the incremental chains, liberties, neighbour counts and hash equal a
+    /// from-scratch recount.
+    #[test]
+    fn random_games_keep_every_invariant() {
+        let mut rng = crate::rng::Rng::new(2024);
+        // (size, games, check every n-th move: the full recount is slow on big boards)
+        let plan = [
+            (2, 20, 1),
+            (3, 20, 1),
+            (4, 20, 1),
+            (5, 10, 1),
+            (7, 4, 1),
+            (9, 3, 2),
+            (19, 1, 29),
+        ];
+        for &(size, games, every) in &plan {
+            for _ in 0..games {
+                let mut b = Board::new(size);
+                let mut color = Color::Black;
+                for ply in 0..(3 * size * size) {
+                    let legal: Vec<Point> = b
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| b.is_legal(p, color))
+                        .collect();
+                    if legal.is_empty() || rng.below(20) == 0 {
+                        b.pass(color);
+                    } else {
+                        b.play(legal[rng.below(legal.len())], color);
+                    }
+                    if ply % every == 0 {
+                        b.check_invariants()
+                            .unwrap_or_else(|e| panic!("{size}x{size}: {e}\n{b:?}"));
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+    }
+
+    /// The superko filter is sound: in random games on small boards (where repetitions are
+    /// common), every legal move that recreates an earlier position, found by comparing whole
+    /// boards cell by cell, is flagged by `may_repeat_position`.
+    #[test]
+    fn may_repeat_position_flags_every_repetition() {
+        let mut rng = crate::rng::Rng::new(77);
+        let mut repetitions_found = 0;
+        for &size in &[2, 3, 4, 5] {
+            for _ in 0..30 {
+                let mut b = Board::new(size);
+                let cells = |b: &Board| -> Vec<Cell> { b.points().map(|p| b.cell(p)).collect() };
+                let mut seen = vec![cells(&b)];
+                let mut color = Color::Black;
+                for _ in 0..(6 * size * size) {
+                    let mut legal = Vec::new();
+                    for &p in b.empty_points() {
+                        if !b.is_legal(p, color) {
+                            continue;
+                        }
+                        let mut after = b.clone();
+                        after.play(p, color);
+                        let repeats = seen.contains(&cells(&after));
+                        if repeats {
+                            repetitions_found += 1;
+                            assert!(
+                                b.may_repeat_position(p, color),
+                                "missed repetition at {} for {color}\n{b:?}",
+                                b.vertex_name(p)
+                            );
+                        } else {
+                            legal.push(p);
+                        }
+                    }
+                    // Play on under positional superko (no repeated position), passing now
+                    // and then.
+                    if legal.is_empty() || rng.below(10) == 0 {
+                        b.pass(color);
+                    } else {
+                        b.play(legal[rng.below(legal.len())], color);
+                        seen.push(cells(&b));
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+        assert!(
+            repetitions_found > 100,
+            "only {repetitions_found} repetitions"
+        );
+    }
+
+    #[test]
+    fn capture_marks_follow_copies_and_captures() {
+        let mut b = Board::new(5);
+        play(&mut b, "A1", Color::Black);
+        play(&mut b, "A2", Color::White);
+        let a1 = pt(&b, "A1");
+        assert!(!b.may_repeat_position(a1, Color::Black));
+        play(&mut b, "B1", Color::White);
+        assert!(b.may_repeat_position(a1, Color::Black));
+        assert!(!b.may_repeat_position(a1, Color::White));
+        let mut copy = Board::new(9);
+        copy.copy_from(&b);
+        assert!(copy.may_repeat_position(a1, Color::Black));
+        assert!(b.clone().may_repeat_position(a1, Color::Black));
     }
 
     #[test]
