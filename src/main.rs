@@ -37,7 +37,7 @@ struct Cli {
     #[arg(long, global = true)]
     seed: Option<u64>,
     /// Playout policy: light or heavy.
-    #[arg(long, default_value = "light", global = true)]
+    #[arg(long, default_value = "heavy", global = true)]
     playout: String,
     /// Resign when the win rate falls below this.
     #[arg(long, default_value_t = 0.1)]

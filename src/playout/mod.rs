@@ -24,9 +24,9 @@ use crate::rng::Rng;
 use crate::rules::KoRule;
 use crate::score::{Owners, area_owners};
 
-/// Capacity of the per-playout position table (a power of two); it is never more than half
-/// full because a playout stops well before `LOCAL_POSITIONS / 2` moves.
-const LOCAL_POSITIONS: usize = 8192;
+/// Capacity of the per-playout position list: more than the tree prefix plus the longest
+/// playout (`max_playout_moves(MAX_SIZE)` = 1875) ever need.
+const LOCAL_POSITIONS: usize = 4096;
 
 /// Which move-selection policy a playout uses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -64,62 +64,67 @@ pub fn max_playout_moves(size: usize) -> usize {
     3 * size * size
 }
 
-/// Positions created since the playout's start position, in a fixed open-addressing table.
+/// Bits of the filter in front of [`LocalPositions`]'s list (a power of two).
+const FILTER_BITS: usize = 4096;
+
+/// Positions created since the playout's start position: a plain list of hashes behind a
+/// one-probe Bloom filter.
+///
+/// Recording a position is one store and one bit set; looking one up tests the bit and only
+/// then scans the list. Lookups are rare (only moves that pass
+/// [`Board::may_repeat_position`]), so this beats a hash table, whose random probes into a
+/// large table miss the cache on every move.
 struct LocalPositions {
-    slots: Box<[u64]>,
-    used: Vec<usize>,
+    keys: Box<[u64]>,
+    len: usize,
+    filter: [u64; FILTER_BITS / 64],
 }
 
 impl LocalPositions {
     fn new() -> LocalPositions {
         LocalPositions {
-            slots: vec![0; LOCAL_POSITIONS].into_boxed_slice(),
-            used: Vec::with_capacity(LOCAL_POSITIONS / 2),
+            keys: vec![0; LOCAL_POSITIONS].into_boxed_slice(),
+            len: 0,
+            filter: [0; FILTER_BITS / 64],
         }
     }
 
     fn clear(&mut self) {
-        for &i in &self.used {
-            self.slots[i] = 0;
-        }
-        self.used.clear();
+        self.len = 0;
+        self.filter = [0; FILTER_BITS / 64];
+    }
+
+    /// The filter word and bit of `key` (from its top bits; the low bits index tables).
+    #[inline]
+    fn filter_slot(key: u64) -> (usize, u64) {
+        let bit = (key >> (64 - FILTER_BITS.trailing_zeros())) as usize;
+        (bit / 64, 1 << (bit % 64))
     }
 
     #[inline]
     fn contains(&self, key: u64) -> bool {
-        let mask = LOCAL_POSITIONS - 1;
-        let mut i = key as usize & mask;
-        loop {
-            let k = self.slots[i];
-            if k == key {
-                return true;
-            }
-            if k == 0 {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Adds a key; returns false when the table is too full to take more.
-    #[inline]
-    fn insert(&mut self, key: u64) -> bool {
-        if self.used.len() >= LOCAL_POSITIONS / 2 {
+        let (word, mask) = Self::filter_slot(key);
+        if self.filter[word] & mask == 0 {
             return false;
         }
-        let mask = LOCAL_POSITIONS - 1;
-        let mut i = key as usize & mask;
-        loop {
-            let k = self.slots[i];
-            if k == key {
-                return true;
+        let keys = &self.keys[..self.len];
+        // Whole chunks without early exit, so that the compiler can vectorise the compares.
+        keys.chunks(8)
+            .any(|chunk| chunk.iter().fold(false, |found, &k| found | (k == key)))
+    }
+
+    /// Adds a key; returns false when the list is full.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        match self.keys.get_mut(self.len) {
+            Some(slot) => {
+                *slot = key;
+                self.len += 1;
+                let (word, mask) = Self::filter_slot(key);
+                self.filter[word] |= mask;
+                true
             }
-            if k == 0 {
-                self.slots[i] = key;
-                self.used.push(i);
-                return true;
-            }
-            i = (i + 1) & mask;
+            None => false,
         }
     }
 }
@@ -233,15 +238,32 @@ impl Playout {
         komi: f32,
         policy: Policy,
     ) -> Outcome {
+        let length = match policy {
+            Policy::Light => self.play_out(to_move, ko, |po, c| po.pick_light(c, history, ko)),
+            Policy::Heavy => self.play_out(to_move, ko, |po, c| po.pick_heavy(c, history, ko)),
+        };
+        let area = area_owners(&self.board, &mut self.owners);
+        Outcome {
+            score: area[0] as f32 - area[1] as f32 - komi,
+            length,
+        }
+    }
+
+    /// The move loop of [`Playout::run`] with the policy's choice `pick` (`NO_POINT` = pass)
+    /// compiled in; returns the number of moves played.
+    #[inline(always)]
+    fn play_out(
+        &mut self,
+        to_move: Color,
+        ko: KoRule,
+        mut pick: impl FnMut(&mut Playout, Color) -> Point,
+    ) -> usize {
         let cap = max_playout_moves(self.board.size());
         let mut color = to_move;
         let mut passes = 0;
         let mut length = 0;
         while length < cap {
-            let choice = match policy {
-                Policy::Light => self.pick_light(color, history, ko),
-                Policy::Heavy => self.pick_heavy(color, history, ko),
-            };
+            let choice = pick(self, color);
             length += 1;
             if choice == NO_POINT {
                 self.board.pass(color);
@@ -259,11 +281,7 @@ impl Playout {
             }
             color = color.opponent();
         }
-        let area = area_owners(&self.board, &mut self.owners);
-        Outcome {
-            score: area[0] as f32 - area[1] as f32 - komi,
-            length,
-        }
+        length
     }
 
     /// A uniformly random legal move for `c` that does not fill its own eye, or `NO_POINT`.
@@ -271,7 +289,7 @@ impl Playout {
     /// Draws a random empty point; a rejected one is swapped behind the part of the empty list
     /// still drawn from, so every acceptable point is equally likely and each point is tested
     /// at most once per move.
-    #[inline]
+    #[inline(always)]
     fn pick_light(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
         let mut k = self.board.empty_points().len();
         while k > 0 {
@@ -288,7 +306,7 @@ impl Playout {
 
     /// Whether the empty point `p` is legal for `c` on the board (superko aside) and not
     /// its playout eye.
-    #[inline]
+    #[inline(always)]
     fn light_candidate(&self, p: Point, c: Color) -> bool {
         let b = &self.board;
         // With an empty neighbour a move is neither suicide nor an eye fill, and the ko
