@@ -189,6 +189,51 @@ impl Rules {
         }
     }
 
+    /// The preset for a KGS rules name (GTP `kgs-rules`): `chinese` and `japanese` map to our
+    /// presets (our own preset names are accepted too); `aga` and `new_zealand` are refused
+    /// with an explanation, since their pass stones and suicide rule are not implemented.
+    pub fn from_kgs(name: &str) -> Result<Rules, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "aga" => Err(
+                "aga rules are not supported (no pass stones); use chinese for area counting"
+                    .into(),
+            ),
+            "new_zealand" | "nz" | "new-zealand" => Err(
+                "new_zealand rules are not supported (suicide is illegal here); use chinese".into(),
+            ),
+            _ => Rules::preset(name),
+        }
+    }
+
+    /// A one-line description: scoring, komi, ko, handicap, setup, first player, tax.
+    pub fn describe(&self) -> String {
+        let scoring = match self.scoring {
+            Scoring::Area => "area counting",
+            Scoring::Territory => "territory counting",
+            Scoring::TaxedArea => "area counting with group tax",
+        };
+        let handicap = match self.handicap_compensation {
+            HandicapCompensation::None => "no handicap compensation",
+            HandicapCompensation::PointPerStone => "handicap: White +1 point per stone",
+        };
+        let setup = match self.setup {
+            Setup::Empty => "empty board",
+            Setup::Zuozi { .. } => "zuozi setup stones",
+        };
+        let dead = if self.remove_dead_stones {
+            "dead stones removed"
+        } else {
+            "all stones count as alive"
+        };
+        format!(
+            "{}: {scoring}, komi {}, ko {}, {handicap}, {setup}, {} moves first, {dead}",
+            self.name,
+            self.komi,
+            self.ko.name(),
+            self.first_player
+        )
+    }
+
     /// The 座子 stones for a board of `size` (empty for other setups or boards without corner
     /// star points, i.e. even sizes or sizes below 7).
     ///
@@ -237,6 +282,19 @@ mod tests {
             assert_eq!(Rules::preset(name).map(|r| r.name), Ok(name));
         }
         assert!(Rules::preset("aga").is_err());
+        assert_eq!(Rules::from_kgs("japanese").map(|r| r.name), Ok("japanese"));
+        assert_eq!(Rules::from_kgs("CHINESE").map(|r| r.name), Ok("chinese"));
+        assert!(
+            Rules::from_kgs("aga")
+                .unwrap_err()
+                .contains("not supported")
+        );
+        assert!(
+            Rules::from_kgs("new_zealand")
+                .unwrap_err()
+                .contains("not supported")
+        );
+        assert!(Rules::from_kgs("martian").is_err());
         assert_eq!(Rules::preset("Chinese").map(|r| r.komi), Ok(7.5));
     }
 
