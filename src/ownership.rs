@@ -2,14 +2,25 @@
 //! position.
 //!
 //! This is the evidence behind dead-stone decisions at the end of a game: a chain whose
-//! points end up owned by the opponent in most playouts is dead. Playouts use the light
-//! policy ([`crate::playout`]) and alternate who moves first, so neither side gets the
-//! tempo for free.
+//! points end up owned by the opponent in most playouts is dead. Playouts alternate who
+//! moves first, so neither side gets the tempo for free.
+//!
+//! Uniformly random playouts judge final positions badly: inside a surrounded area the
+//! random defender lets random invaders live, and random fills of shared liberties kill
+//! both sides of every seki. So these playouts use a slightly heavier policy (the
+//! [`Playout`] workspace with its own move choice):
+//! 1. answer the opponent's last move: capture a chain it left in atari, or save an own
+//!    chain it put in atari by extending on the last liberty when that gains liberties;
+//! 2. otherwise a uniformly random legal move that fills no own eye
+//!    ([`Board::is_playout_eye`]) and puts no chain of two or more stones into atari
+//!    without capturing (single-stone throw-ins stay allowed, so nakade still kills);
+//! 3. pass when no such move is left.
 
-use crate::board::{Board, Cell, Color, Move, Point};
+use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
-use crate::playout::{Playout, Policy};
+use crate::playout::{Playout, max_playout_moves};
 use crate::rules::KoRule;
+use crate::score::area_owners;
 
 /// Average final ownership of every point over a number of playouts.
 #[derive(Clone, Debug)]
@@ -86,7 +97,8 @@ pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
             None if i % 2 == 0 => Color::Black,
             None => Color::White,
         };
-        po.run(to_move, start.history, start.ko, 0.0, Policy::Light);
+        run_heavy(&mut po, to_move, start.history, start.ko);
+        area_owners(&po.board, &mut po.owners);
         for p in start.board.points() {
             match po.owners[p as usize] {
                 Cell::Black => sum[p as usize] += 1,
@@ -97,6 +109,152 @@ pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
     }
     let black = sum.iter().map(|&s| s as f32 / playouts as f32).collect();
     Ownership { black, playouts }
+}
+
+/// Plays the position in `po` out with the policy described in the module documentation.
+fn run_heavy(po: &mut Playout, to_move: Color, history: &PositionHistory, ko: KoRule) {
+    let cap = max_playout_moves(po.board.size());
+    let mut color = to_move;
+    let mut passes = 0;
+    for _ in 0..cap {
+        match pick_move(po, color, history, ko) {
+            Some(p) => {
+                po.play_prefix(Move::Play(p), color);
+                passes = 0;
+            }
+            None => {
+                po.board.pass(color);
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            }
+        }
+        color = color.opponent();
+    }
+}
+
+/// The single liberty of the chain through `p` (which must have exactly one).
+fn last_liberty(board: &Board, p: Point) -> Point {
+    for s in board.chain_stones(p) {
+        for n in board.neighbors(s) {
+            if board.cell(n) == Cell::Empty {
+                return n;
+            }
+        }
+    }
+    NO_POINT
+}
+
+/// Liberties (counted up to 2) and size of the chain a stone of `c` at the empty point `p`
+/// would form, ignoring captures.
+fn chain_after(board: &Board, p: Point, c: Color) -> (usize, usize) {
+    let own = Cell::stone(c);
+    let mut libs = [NO_POINT; 2];
+    let mut n_libs = 0;
+    let add = |q: Point, libs: &mut [Point; 2], n_libs: &mut usize| {
+        if q != p && *n_libs < 2 && !libs[..*n_libs].contains(&q) {
+            libs[*n_libs] = q;
+            *n_libs += 1;
+        }
+    };
+    let mut heads = [NO_POINT; 4];
+    let mut n_heads = 0;
+    let mut size = 1;
+    for n in board.neighbors(p) {
+        match board.cell(n) {
+            Cell::Empty => add(n, &mut libs, &mut n_libs),
+            cell if cell == own => {
+                let h = board.chain_id(n);
+                if heads[..n_heads].contains(&h) {
+                    continue;
+                }
+                heads[n_heads] = h;
+                n_heads += 1;
+                size += board.chain_len(n);
+                if board.liberties(n) >= 3 {
+                    n_libs = 2;
+                } else {
+                    for s in board.chain_stones(n) {
+                        for q in board.neighbors(s) {
+                            if board.cell(q) == Cell::Empty {
+                                add(q, &mut libs, &mut n_libs);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (n_libs, size)
+}
+
+/// Whether `c` at `p` would put a chain of two or more stones into atari without
+/// capturing anything.
+fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    if board.captures_any(p, c) {
+        return false;
+    }
+    let (libs, size) = chain_after(board, p, c);
+    libs < 2 && size >= 2
+}
+
+/// Whether `c` may and should consider `p`: legal (superko included), not an own eye, not
+/// a bad self-atari.
+fn acceptable(po: &Playout, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+    !po.board.is_playout_eye(p, c)
+        && po.is_legal(p, c, history, ko)
+        && !is_bad_self_atari(&po.board, p, c)
+}
+
+/// The next move for `c`, or `None` to pass.
+fn pick_move(po: &mut Playout, c: Color, history: &PositionHistory, ko: KoRule) -> Option<Point> {
+    let last = po.board.last_move();
+    if last != NO_POINT {
+        let mut urgent = [NO_POINT; 8];
+        let mut n_urgent = 0;
+        let board = &po.board;
+        for n in board.neighbors(last).into_iter().chain([last]) {
+            let Some(owner) = board.cell(n).color() else {
+                continue;
+            };
+            if board.liberties(n) != 1 {
+                continue;
+            }
+            let lib = last_liberty(board, n);
+            if lib == NO_POINT || urgent[..n_urgent].contains(&lib) {
+                continue;
+            }
+            // Capture the opponent's chain, or extend our own when that gains liberties.
+            let useful = owner != c || chain_after(board, lib, c).0 >= 2;
+            if useful && n_urgent < urgent.len() {
+                urgent[n_urgent] = lib;
+                n_urgent += 1;
+            }
+        }
+        if n_urgent > 0 {
+            let start = po.rng.below(n_urgent);
+            for i in 0..n_urgent {
+                let p = urgent[(start + i) % n_urgent];
+                if acceptable(po, p, c, history, ko) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    let n = po.board.empty_points().len();
+    if n == 0 {
+        return None;
+    }
+    let start = po.rng.below(n);
+    for i in 0..n {
+        let p = po.board.empty_points()[(start + i) % n];
+        if acceptable(po, p, c, history, ko) {
+            return Some(p);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
