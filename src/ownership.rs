@@ -27,6 +27,9 @@ use crate::score::area_owners;
 pub struct Ownership {
     /// Per point: (playouts owned by Black − playouts owned by White) / playouts, in -1..=1.
     black: Vec<f32>,
+    /// Per point: fraction of playouts where it ended empty and owned by nobody (touching
+    /// both colours: the shared liberties of a seki that no one could fill).
+    neutral: Vec<f32>,
     /// Number of playouts behind the figures.
     playouts: usize,
 }
@@ -35,6 +38,11 @@ impl Ownership {
     /// Mean ownership of `p` from Black's side: +1 always Black's, -1 always White's.
     pub fn black(&self, p: Point) -> f32 {
         self.black[p as usize]
+    }
+
+    /// Fraction of playouts where `p` ended as nobody's point.
+    pub fn neutral(&self, p: Point) -> f32 {
+        self.neutral[p as usize]
     }
 
     /// Mean ownership of `p` from `c`'s side.
@@ -85,6 +93,7 @@ pub struct Start<'a> {
 pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
     let n = start.board.array_len();
     let mut sum = vec![0i32; n];
+    let mut nobody = vec![0u32; n];
     let mut po = Playout::new(seed);
     let playouts = playouts.max(1);
     for i in 0..playouts {
@@ -103,12 +112,17 @@ pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
             match po.owners[p as usize] {
                 Cell::Black => sum[p as usize] += 1,
                 Cell::White => sum[p as usize] -= 1,
-                _ => {}
+                _ => nobody[p as usize] += 1,
             }
         }
     }
     let black = sum.iter().map(|&s| s as f32 / playouts as f32).collect();
-    Ownership { black, playouts }
+    let neutral = nobody.iter().map(|&s| s as f32 / playouts as f32).collect();
+    Ownership {
+        black,
+        neutral,
+        playouts,
+    }
 }
 
 /// Plays the position in `po` out with the policy described in the module documentation.

@@ -107,6 +107,12 @@ pub fn decide_board(
             continue;
         }
         decided[head] = true;
+        log::debug!(
+            "chain {} {}: survival {:.3}",
+            board.vertex_name(p),
+            c,
+            ownership.chain_survival(board, p)
+        );
         let verdict = if benson[c.index()].is_alive(p) {
             StoneStatus::Alive
         } else if benson[c.opponent().index()].is_safe_territory(p) {
@@ -121,25 +127,55 @@ pub fn decide_board(
         }
     }
 
-    // Seki.
+    // Seki, and nakade that the playouts cannot resolve on their own.
     let mut seki_heads: Vec<Point> = Vec::new();
+    let mut killed_heads: Vec<Point> = Vec::new();
+    let benson_alive = |q: Point| benson[0].is_alive(q) || benson[1].is_alive(q);
     for &p in board.empty_points() {
-        if !is_seki_liberty(board, history, ko, p, config) {
+        let Some(fills) = mutual_self_atari(board, p) else {
             continue;
-        }
-        for nb in board.neighbors(p) {
-            if board.cell(nb).color().is_some()
-                && !benson[0].is_alive(nb)
-                && !benson[1].is_alive(nb)
-            {
-                let h = board.chain_id(nb);
-                if !seki_heads.contains(&h) {
-                    seki_heads.push(h);
+        };
+        let around: Vec<Point> = board
+            .neighbors(p)
+            .into_iter()
+            .filter(|&nb| board.cell(nb).color().is_some())
+            .collect();
+        match fill_test(board, history, ko, p, &fills, config) {
+            FillTest::Kills(victim) => {
+                for &nb in &around {
+                    if board.cell(nb).color() == Some(victim) && !benson_alive(nb) {
+                        push_head(&mut killed_heads, board.chain_id(nb));
+                    }
+                }
+                continue;
+            }
+            FillTest::Seki => {}
+            FillTest::Unclear => {
+                // The playouts (which never make such fills) left the point empty and kept
+                // every chain around it: the seki stands.
+                let kept = around
+                    .iter()
+                    .all(|&nb| ownership.chain_survival(board, nb) > DEAD_BELOW);
+                if !(ownership.neutral(p) > 0.5 && kept) {
+                    continue;
                 }
             }
         }
+        for &nb in &around {
+            if !benson_alive(nb) {
+                push_head(&mut seki_heads, board.chain_id(nb));
+            }
+        }
+    }
+    for &h in &killed_heads {
+        for s in board.chain_stones(h) {
+            status[s as usize] = StoneStatus::Dead;
+        }
     }
     for &h in &seki_heads {
+        if killed_heads.contains(&h) {
+            continue;
+        }
         for s in board.chain_stones(h) {
             status[s as usize] = StoneStatus::Seki;
         }
@@ -148,16 +184,16 @@ pub fn decide_board(
     status
 }
 
-/// Whether the empty point `p` is a shared liberty of a seki: it touches chains of both
-/// colours, neither colour can fill it without self-atari, and playouts after each possible
-/// fill show the filler captured while the other side lives.
-fn is_seki_liberty(
-    board: &Board,
-    history: &PositionHistory,
-    ko: KoRule,
-    p: Point,
-    config: &StatusConfig,
-) -> bool {
+fn push_head(heads: &mut Vec<Point>, h: Point) {
+    if !heads.contains(&h) {
+        heads.push(h);
+    }
+}
+
+/// If the empty point `p` touches chains of both colours and neither colour can fill it
+/// without putting its own chain into atari (or at all), the colours that may legally fill
+/// it, each with the board after its fill. `None` otherwise.
+fn mutual_self_atari(board: &Board, p: Point) -> Option<Vec<(Color, Board)>> {
     let mut touches = [false; 2];
     for nb in board.neighbors(p) {
         if let Some(c) = board.cell(nb).color() {
@@ -165,9 +201,9 @@ fn is_seki_liberty(
         }
     }
     if touches != [true, true] {
-        return false;
+        return None;
     }
-    let mut legal_fills = Vec::new();
+    let mut fills = Vec::new();
     for c in Color::BOTH {
         if !board.is_legal(p, c) {
             continue;
@@ -175,11 +211,35 @@ fn is_seki_liberty(
         let mut after = board.clone();
         let captured = after.play(p, c);
         if captured > 0 || after.liberties(p) > 1 {
-            return false;
+            return None;
         }
-        legal_fills.push((c, after));
+        fills.push((c, after));
     }
-    for (c, after) in &legal_fills {
+    Some(fills)
+}
+
+/// What playouts after a self-atari fill of a shared liberty say.
+enum FillTest {
+    /// Some colour's sacrifice there kills the other colour's chains around it (nakade):
+    /// those chains are dead.
+    Kills(Color),
+    /// Every possible fill loses the filler's chain while the other side lives: seki.
+    Seki,
+    /// Neither clearly.
+    Unclear,
+}
+
+/// Runs playouts after each possible fill of `p` (see [`FillTest`]).
+fn fill_test(
+    board: &Board,
+    history: &PositionHistory,
+    ko: KoRule,
+    p: Point,
+    fills: &[(Color, Board)],
+    config: &StatusConfig,
+) -> FillTest {
+    let mut seki = true;
+    for (c, after) in fills {
         let own = estimate(
             &Start {
                 board,
@@ -190,18 +250,25 @@ fn is_seki_liberty(
             config.seki_playouts,
             config.seed ^ p as u64,
         );
-        if own.chain_survival(after, p) > -SEKI_MARGIN {
-            return false;
+        let filler = own.chain_survival(after, p);
+        let others = board
+            .neighbors(p)
+            .into_iter()
+            .filter(|&nb| after.cell(nb) == Cell::stone(c.opponent()))
+            .map(|nb| own.chain_survival(after, nb))
+            .fold(1.0f32, f32::min);
+        if others < -SEKI_MARGIN {
+            return FillTest::Kills(c.opponent());
         }
-        for nb in board.neighbors(p) {
-            if after.cell(nb) == Cell::stone(c.opponent())
-                && own.chain_survival(after, nb) < SEKI_MARGIN
-            {
-                return false;
-            }
+        if !(filler < -SEKI_MARGIN && others > SEKI_MARGIN) {
+            seki = false;
         }
     }
-    true
+    if seki {
+        FillTest::Seki
+    } else {
+        FillTest::Unclear
+    }
 }
 
 /// Gives seki status to every living chain joined to a seki chain through an eye: the
