@@ -361,10 +361,10 @@ impl Count {
             if self.handicap_compensation != 0.0 {
                 let _ = write!(
                     out,
-                    ", handicap {} returns {} stones ({} points to White)",
+                    ", handicap {} stones: {} points to White ({} stones back)",
                     self.handicap,
-                    stones_text(self.handicap_compensation / 2.0),
-                    self.handicap_compensation
+                    self.handicap_compensation,
+                    stones_text(self.handicap_compensation / 2.0)
                 );
             }
             out.push('\n');
