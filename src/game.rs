@@ -342,7 +342,7 @@ impl Game {
             return Err("board not empty".into());
         }
         if points.len() < 2 {
-            return Err("invalid handicap: at least two stones".into());
+            return Err("invalid number of stones: at least two stones".into());
         }
         let mut board = self.board.clone();
         for &p in points {
@@ -394,9 +394,13 @@ impl Game {
         }
         let mut board = Board::new(self.board.size());
         for &(p, c) in stones {
-            board
-                .place_setup_stone(p, c)
-                .map_err(|e| format!("setup stone {}: {e}", self.board.vertex_name(p)))?;
+            board.place_setup_stone(p, c).map_err(|e| {
+                let why = match e {
+                    Illegal::Suicide => "would leave a chain without liberties".to_string(),
+                    e => e.to_string(),
+                };
+                format!("setup stone {}: {why}", self.board.vertex_name(p))
+            })?;
         }
         self.board = board;
         self.setup = stones.to_vec();
@@ -434,9 +438,9 @@ pub fn fixed_handicap_points(size: usize, n: usize) -> Result<Vec<(usize, usize)
     let max = max_fixed_handicap(size);
     if n < 2 || n > max {
         return Err(if max == 0 {
-            format!("invalid handicap: no fixed handicap on {size}x{size}")
+            format!("invalid number of stones: no fixed handicap on {size}x{size}")
         } else {
-            format!("invalid handicap: {n} (use 2 to {max} on {size}x{size})")
+            format!("invalid number of stones: {n} (use 2 to {max} on {size}x{size})")
         });
     }
     let edge = if size < 13 { 2 } else { 3 };

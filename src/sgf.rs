@@ -81,16 +81,17 @@ impl LoadUntil {
 }
 
 /// Reads the file at `path` as SGF text: at most [`MAX_SGF_BYTES`], any encoding that is
-/// ASCII-compatible (invalid UTF-8 in comments is replaced, never fatal).
+/// ASCII-compatible (invalid UTF-8 in comments is replaced, never fatal). Errors do not repeat
+/// the path: the caller names the file.
 pub fn read_file(path: &str) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open the file: {e}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_SGF_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        .map_err(|e| format!("cannot read the file: {e}"))?;
     if bytes.len() as u64 > MAX_SGF_BYTES {
         return Err(format!(
-            "'{path}' is too large for an SGF file (limit {MAX_SGF_BYTES} bytes)"
+            "the file is too large for SGF (limit {MAX_SGF_BYTES} bytes)"
         ));
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
@@ -414,7 +415,10 @@ fn parse_main_line(text: &str) -> Result<Vec<Vec<Prop>>, String> {
 }
 
 fn main_line_of(text: &str) -> Result<Vec<Vec<Prop>>, String> {
-    let mut trees = go::parse(text).map_err(|e| format!("cannot parse SGF: {e}"))?;
+    let mut trees = go::parse(text).map_err(|e| match e {
+        sgf_parse::SgfParseError::UnexpectedGameType => "not a game of Go (GM is not 1)".into(),
+        e => format!("cannot parse SGF: {e}"),
+    })?;
     if trees.is_empty() {
         return Err("the SGF file holds no game".into());
     }

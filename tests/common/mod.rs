@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a GTP client over pipes and finding GNU Go.
 #![allow(dead_code)]
 
+pub mod regex;
+
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -118,6 +120,11 @@ impl GtpProcess {
     /// Closes the engine's stdin (end of input).
     pub fn close_stdin(&mut self) {
         self.stdin = None;
+    }
+
+    /// The exit status if the process has ended.
+    pub fn try_wait(&mut self) -> io::Result<Option<std::process::ExitStatus>> {
+        self.child.try_wait()
     }
 
     /// Waits for the process to end.
