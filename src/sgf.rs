@@ -14,8 +14,10 @@
 //!   GNU Go's variant "before the first move at VERTEX" is understood too.
 //!
 //! Where we differ from GNU Go, we do so to keep the state exact: a move that is illegal on
-//! the board (occupied point, suicide, retaking a ko at once) makes the whole load fail instead
-//! of being skipped; `AE` is honoured (GNU Go 3.8 ignores it). Moves that only repeat an
+//! the board (occupied point, suicide, retaking a ko at once) makes the load fail instead of
+//! being skipped, when loading reaches it (a position before it is fine); a file that does
+//! not parse, or whose root or setup is wrong, is always refused; `AE` is honoured (GNU Go
+//! 3.8 ignores it). Moves that only repeat an
 //! earlier position (superko) are accepted, because the game may have been played under
 //! another repetition rule. The starting position is exactly the file's: the ruleset's 座子
 //! stones are not added (a file of an ancient game carries them as `AB`/`AW`). Setup after
@@ -277,6 +279,10 @@ impl Loader<'_> {
         if self.moves > MAX_SGF_MOVES {
             return Err(format!("the main line has more than {MAX_SGF_MOVES} moves"));
         }
+        if matches!(stop, Stop::Move(n) if *n == self.moves) {
+            self.next = color;
+            return Ok(true);
+        }
         let m = self.to_move(sgf_move).map_err(|e| {
             format!(
                 "move {} ({}[{}]): {e}",
@@ -285,12 +291,7 @@ impl Loader<'_> {
                 sgf_move_text(sgf_move)
             )
         })?;
-        let stop_here = match stop {
-            Stop::Never => false,
-            Stop::Move(n) => *n == self.moves,
-            Stop::Vertex(v) => *v == m,
-        };
-        if stop_here {
+        if matches!(stop, Stop::Vertex(v) if *v == m) {
             self.next = color;
             return Ok(true);
         }

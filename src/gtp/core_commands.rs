@@ -387,7 +387,10 @@ fn set_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
     for a in call.args {
         match parse_vertex(engine.game.board(), a) {
             Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
-            Ok(Move::Play(_)) => return Err(format!("bad vertex list: {a} repeated")),
+            Ok(Move::Play(p)) => {
+                let name = engine.game.board().vertex_name(p);
+                return Err(format!("bad vertex list: {name} repeated"));
+            }
             Ok(Move::Pass) => return Err("bad vertex list: pass is not a vertex".into()),
             Err(e) => return Err(format!("bad vertex list: {e}")),
         }
