@@ -250,6 +250,9 @@ impl Loader<'_> {
                 Prop::AW(points) => self.setup_points(&mut changes, points, Some(Color::White))?,
                 Prop::AE(points) => self.setup_points(&mut changes, points, None)?,
                 Prop::PL(c) => player = Some(from_sgf_color(*c)),
+                Prop::B(_) | Prop::W(_) if mv.is_some() => {
+                    return Err(format!("node {}: more than one move", index + 1));
+                }
                 Prop::B(m) => mv = Some((Color::Black, *m)),
                 Prop::W(m) => mv = Some((Color::White, *m)),
                 Prop::Invalid(id, values)
@@ -608,6 +611,25 @@ mod tests {
         assert_eq!(names(&g, Color::White), ["C7", "B8"]);
         // Moves before a setup node cannot be taken back.
         assert_eq!(g.move_number(), 1);
+    }
+
+    #[test]
+    fn setup_properties_and_player_to_move() {
+        // AE removes a stone set earlier in the same node; PL names who moves; a node with
+        // two moves is refused.
+        let g = load_all("(;SZ[5]AB[aa][bb]AW[cc]AE[aa]PL[W])").unwrap();
+        assert_eq!(names(&g, Color::Black), ["B4"]);
+        assert_eq!(names(&g, Color::White), ["C3"]);
+        assert_eq!(g.to_move(), Color::White);
+        assert_eq!(g.setup_stones().len(), 2);
+        let g = load_all("(;SZ[5]HA[2]AB[aa][ee])").unwrap();
+        assert_eq!((g.handicap(), g.to_move()), (2, Color::White));
+        assert!(
+            load_all("(;SZ[5];B[aa]W[bb])")
+                .unwrap_err()
+                .contains("more than one move")
+        );
+        assert!(load_all("(;SZ[5]HA[0];B[aa])").is_ok());
     }
 
     #[test]
