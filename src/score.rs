@@ -720,4 +720,140 @@ mod tests {
         let b = board_from(&["X . .", ". . .", ". . ."]);
         assert_eq!(tromp_taylor_score(&b, 0.0), 9.0);
     }
+
+    fn all_alive(b: &Board) -> Vec<StoneStatus> {
+        vec![StoneStatus::Alive; b.array_len()]
+    }
+
+    #[test]
+    fn stones_text_writes_quarters() {
+        assert_eq!(stones_text(184.25), "184¼");
+        assert_eq!(stones_text(180.5), "180½");
+        assert_eq!(stones_text(0.75), "¾");
+        assert_eq!(stones_text(3.75), "3¾");
+        assert_eq!(stones_text(32.0), "32");
+        assert_eq!(result_string(1.5), "B+1.5");
+        assert_eq!(result_string(-0.5), "W+0.5");
+        assert_eq!(result_string(0.0), "0");
+        assert_eq!(result_string(18.0), "B+18");
+    }
+
+    #[test]
+    fn taxed_area_counts_groups_through_own_territory() {
+        // Black: two groups (the C and G walls, with their own areas A-B and H-J); White:
+        // the D and F walls joined through E, one group.
+        let b = board_from(&[
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+            ". . X O . O X . .",
+        ]);
+        let mut owners = [Cell::Empty; MAX_POINTS];
+        assert_eq!(taxed_area(&b, &mut owners), ([54, 27], [2, 1]));
+        // (54 - 4) - (27 - 2) - 0.
+        assert_eq!(taxed_area_score(&b, &mut owners, 0.0), 25.0);
+        // The slow referee count agrees.
+        let c = count(&b, &all_alive(&b), &Rules::ancient(), 0.0, 0);
+        assert_eq!(c.groups, [2, 1]);
+        assert_eq!(c.score(), 25.0);
+        assert_eq!(c.black_stones(), 53.0);
+        // A lone stone in the opponent's area is a group of its own under Tromp-Taylor
+        // ownership: dame around it belongs to nobody.
+        let b = board_from(&[". . .", ". X .", ". . O"]);
+        assert_eq!(taxed_area(&b, &mut owners), ([1, 1], [1, 1]));
+    }
+
+    #[test]
+    fn fast_taxed_score_agrees_with_the_referee_count_on_finished_playouts() {
+        use crate::game::Game;
+        use crate::playout::{Playout, Policy};
+        use crate::rules::KoRule;
+        let mut po = Playout::new(11);
+        let mut owners = [Cell::Empty; MAX_POINTS];
+        for size in [5, 7, 9] {
+            let game = Game::new(size, Rules::chinese()).unwrap();
+            for _ in 0..50 {
+                po.start(game.board());
+                po.run(
+                    Color::Black,
+                    game.positions(),
+                    KoRule::Positional,
+                    0.0,
+                    Policy::Light,
+                );
+                let fast = taxed_area_score(&po.board, &mut owners, 0.5);
+                let slow = count(&po.board, &all_alive(&po.board), &Rules::ancient(), 0.5, 0);
+                assert_eq!(fast, slow.score(), "{:?}", po.board);
+                let area = count(&po.board, &all_alive(&po.board), &Rules::chinese(), 7.5, 0);
+                assert_eq!(area.score(), tromp_taylor_score(&po.board, 7.5));
+            }
+        }
+    }
+
+    #[test]
+    fn territory_count_uses_prisoners_dead_stones_and_no_seki_points() {
+        // Black wall on C, White on D; a dead white stone at A2 in Black's area.
+        let b = board_from(&[
+            ". . X O .", //
+            ". . X O .",
+            ". . X O .",
+            "O . X O .",
+            ". . X O .",
+        ]);
+        let mut status = all_alive(&b);
+        let Ok(Move::Play(a2)) = b.parse_move("A2") else {
+            panic!()
+        };
+        status[a2 as usize] = StoneStatus::Dead;
+        let c = count(&b, &status, &Rules::japanese(), 0.5, 0);
+        // Black: 10 territory (A2 included) + 1 dead white; White: 5 territory.
+        assert_eq!(c.territory, [10, 5]);
+        assert_eq!(c.dead, [0, 1]);
+        assert_eq!(c.score(), 11.0 - 5.0 - 0.5);
+        assert_eq!(c.result(), "B+5.5");
+        let c = count(&b, &status, &Rules::chinese(), 7.5, 0);
+        // Area: 15 - 10 - 7.5.
+        assert_eq!(c.result(), "W+2.5");
+        // Seki eyes are nobody's under territory rules only.
+        let mut status = all_alive(&b);
+        for p in b.points() {
+            if b.cell(p) == Cell::Black {
+                status[p as usize] = StoneStatus::Seki;
+            }
+        }
+        status[a2 as usize] = StoneStatus::Dead;
+        let c = count(&b, &status, &Rules::japanese(), 0.0, 0);
+        assert_eq!(c.territory[0], 0);
+        assert_eq!(c.seki_eyes[0], 10);
+        let c = count(&b, &status, &Rules::chinese(), 0.0, 0);
+        assert_eq!(c.territory[0], 10);
+    }
+
+    #[test]
+    fn handicap_compensation_is_one_point_per_stone_under_chinese_rules_only() {
+        let b = board_from(&[". X O .", ". X O .", ". X O .", ". X O ."]);
+        let c = count(&b, &all_alive(&b), &Rules::chinese(), 0.0, 4);
+        assert_eq!(c.handicap_compensation, 4.0);
+        assert_eq!(c.score(), 8.0 - 8.0 - 4.0);
+        assert!(
+            c.report()
+                .contains("Black 8 stones, needs 10: White wins by 2 stones")
+        );
+        let c = count(&b, &all_alive(&b), &Rules::japanese(), 0.0, 4);
+        assert_eq!(c.handicap_compensation, 0.0);
+        let c = count(&b, &all_alive(&b), &Rules::ancient(), 0.0, 4);
+        assert_eq!(c.handicap_compensation, 0.0);
+    }
+
+    #[test]
+    fn diagrams_with_bad_rows_are_refused() {
+        assert!(board_from_diagram(&[". .", "."]).is_err());
+        assert!(board_from_diagram(&[". Z", ". ."]).is_err());
+        assert!(board_from_diagram(&["X O", "O ."]).is_err());
+    }
 }

@@ -48,7 +48,7 @@ impl StatusConfig {
         StatusConfig {
             playouts,
             seki_playouts: playouts / 4,
-            seed: 0x5eed_0f_5c0e,
+            seed: 0x005e_ed0f_5c0e,
         }
     }
 }
@@ -119,9 +119,9 @@ pub fn decide_board(
         );
         let verdict = if benson[c.index()].is_alive(p) {
             StoneStatus::Alive
-        } else if benson[c.opponent().index()].is_safe_territory(p) {
-            StoneStatus::Dead
-        } else if ownership.chain_survival(board, p) < DEAD_BELOW {
+        } else if benson[c.opponent().index()].is_safe_territory(p)
+            || ownership.chain_survival(board, p) < DEAD_BELOW
+        {
             StoneStatus::Dead
         } else {
             StoneStatus::Alive

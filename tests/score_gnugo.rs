@@ -134,7 +134,12 @@ fn played_out_games_score_like_gnugo_chinese_rules() {
             let ours = engine.execute("final_score");
             let ours = ours[2..].trim();
             let theirs = gnugo.send("final_score");
-            assert_eq!(ours, result_string(expected), "ours vs Tromp-Taylor\n{:?}", po.board);
+            assert_eq!(
+                ours,
+                result_string(expected),
+                "ours vs Tromp-Taylor\n{:?}",
+                po.board
+            );
             assert_eq!(
                 points(ours),
                 points(&theirs),

@@ -19,7 +19,10 @@ fn engine() -> Engine {
 /// Sets up `rows` on a fresh board of the right size under `rules`, with `komi`.
 fn setup(rules: &str, komi: Option<f32>, rows: &[&str]) -> Engine {
     let mut e = engine();
-    assert_eq!(e.execute(&format!("shoutan-rules {rules}")).chars().next(), Some('='));
+    assert_eq!(
+        e.execute(&format!("shoutan-rules {rules}")).chars().next(),
+        Some('=')
+    );
     let size = rows.len();
     assert_eq!(e.execute(&format!("boardsize {size}")), "= \n\n");
     assert_eq!(e.execute("clear_board"), "= \n\n");
@@ -346,7 +349,10 @@ fn handicap_compensation_under_chinese_rules() {
             assert_eq!(answer(&mut e, "final_score"), expected, "{how} {rules}");
             if rules == "chinese" {
                 let count = answer(&mut e, "shoutan-count");
-                assert!(count.contains("handicap 2 stones: 2 points to White"), "{count}");
+                assert!(
+                    count.contains("handicap 2 stones: 2 points to White"),
+                    "{count}"
+                );
             }
         }
     }
