@@ -160,6 +160,16 @@ impl Rules {
         }
     }
 
+    /// The ancient rules with the 座子 diagonals swapped: Black on the upper-right and
+    /// lower-left star points, White on the other two.
+    pub fn ancient_flipped() -> Rules {
+        Rules {
+            name: "ancient-flipped",
+            setup: Setup::Zuozi { flipped: true },
+            ..Rules::ancient()
+        }
+    }
+
     /// Tromp-Taylor: area counting of the board exactly as it stands, positional superko.
     pub fn tromp_taylor() -> Rules {
         Rules {
@@ -181,9 +191,10 @@ impl Rules {
             "japanese" | "jp" => Ok(Rules::japanese()),
             "korean" | "kr" => Ok(Rules::korean()),
             "ancient" | "ancient-chinese" | "ancient_chinese" => Ok(Rules::ancient()),
+            "ancient-flipped" | "ancient_flipped" => Ok(Rules::ancient_flipped()),
             "tromp-taylor" | "tromp_taylor" | "tt" => Ok(Rules::tromp_taylor()),
             _ => Err(format!(
-                "unknown rules '{name}' (known: {})",
+                "unknown rules '{name}' (known: {}, ancient-flipped)",
                 PRESET_NAMES.join(", ")
             )),
         }
@@ -218,7 +229,8 @@ impl Rules {
         };
         let setup = match self.setup {
             Setup::Empty => "empty board",
-            Setup::Zuozi { .. } => "zuozi setup stones",
+            Setup::Zuozi { flipped: false } => "zuozi setup stones (black D16 Q4)",
+            Setup::Zuozi { flipped: true } => "zuozi setup stones (black Q16 D4)",
         };
         let dead = if self.remove_dead_stones {
             "dead stones removed"
@@ -309,6 +321,16 @@ mod tests {
         assert_eq!(Rules::ancient().setup_stones(9).len(), 4);
         assert!(Rules::ancient().setup_stones(8).is_empty());
         assert!(Rules::chinese().setup_stones(19).is_empty());
+        let flipped = Rules::preset("ancient-flipped").unwrap().setup_stones(19);
+        assert!(flipped.contains(&(15, 15, Color::Black)));
+        assert!(flipped.contains(&(3, 15, Color::White)));
+        // Any odd size from 7 uses its corner star points: third line below 12x12.
+        assert!(
+            Rules::ancient()
+                .setup_stones(7)
+                .contains(&(2, 4, Color::Black))
+        );
+        assert!(Rules::ancient().setup_stones(5).is_empty());
     }
 
     #[test]

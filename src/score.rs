@@ -338,7 +338,12 @@ impl Count {
                     );
                 }
                 if self.dead[i] > 0 {
-                    let _ = write!(out, " ({} dead removed)", self.dead[i]);
+                    let _ = write!(
+                        out,
+                        " ({} dead {c} stone{} removed)",
+                        self.dead[i],
+                        plural(self.dead[i])
+                    );
                 }
                 out.push('\n');
             }
@@ -427,6 +432,14 @@ impl Count {
                     self.handicap_compensation
                 );
             }
+            let black = self.territory_points(Color::Black) as f32;
+            let white =
+                self.territory_points(Color::White) as f32 + self.komi + self.handicap_compensation;
+            let verdict = match self.winner() {
+                Some(c) => format!("{} wins by {} points", title(c), self.score().abs()),
+                None => "draw".to_string(),
+            };
+            let _ = writeln!(out, "Black {black}, White {white} with komi: {verdict}");
         }
         let _ = write!(out, "result in points: {}", self.result());
         out
