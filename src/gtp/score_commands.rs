@@ -211,12 +211,12 @@ fn rules_legal_moves(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
     }
     let board = game.board();
     let color = game.to_move();
-    let mut moves: Vec<String> = board
+    // Passing is always legal in Go; GoGui offers it itself, so only vertices are listed.
+    let moves: Vec<String> = board
         .points()
         .filter(|&p| game.is_legal(Move::Play(p), color))
         .map(|p| board.vertex_name(p))
         .collect();
-    moves.push("PASS".into());
     Ok(moves.join(" "))
 }
 
@@ -304,7 +304,7 @@ mod tests {
         assert_eq!(e.execute("gogui-rules_side_to_move"), "= white\n\n");
         assert_eq!(
             e.execute("gogui-rules_legal_moves"),
-            "= A1 B1 C1 A2 C2 A3 B3 C3 PASS\n\n"
+            "= A1 B1 C1 A2 C2 A3 B3 C3\n\n"
         );
         assert_eq!(e.execute("gogui-rules_final_result"), "= unknown\n\n");
         e.execute("play w A1");
