@@ -287,4 +287,72 @@ mod tests {
         assert!(!black.is_safe_territory(pt(&b, "D4")));
         assert!(!black.is_safe_territory(pt(&b, "A5")));
     }
+
+    /// Benson's promise, checked by brute force: whatever the opponent plays while the owner
+    /// passes, an unconditionally alive stone is never captured.
+    #[test]
+    fn unconditionally_alive_stones_survive_any_opponent_moves() {
+        use crate::rng::Rng;
+        let mut rng = Rng::new(9);
+        let mut checked = 0;
+        for size in [5, 6, 7] {
+            for game_no in 0..60 {
+                // A random game that never fills its own eyes, stopped at a random length.
+                let mut board = Board::new(size);
+                let moves = rng.below(3 * size * size);
+                let mut color = if game_no % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                for _ in 0..moves {
+                    let candidates: Vec<Point> = board
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| board.is_legal(p, color) && !board.is_playout_eye(p, color))
+                        .collect();
+                    if candidates.is_empty() {
+                        board.pass(color);
+                    } else {
+                        board.play(candidates[rng.below(candidates.len())], color);
+                    }
+                    color = color.opponent();
+                }
+                let po_board = board;
+                for owner in Color::BOTH {
+                    let life = unconditional_life(&po_board, owner);
+                    let alive: Vec<Point> =
+                        po_board.points().filter(|&p| life.is_alive(p)).collect();
+                    if alive.is_empty() {
+                        continue;
+                    }
+                    checked += 1;
+                    for _ in 0..20 {
+                        let mut b = po_board.clone();
+                        for _ in 0..3 * size * size {
+                            let empties = b.empty_points().to_vec();
+                            let legal: Vec<Point> = empties
+                                .into_iter()
+                                .filter(|&p| b.is_legal(p, owner.opponent()))
+                                .collect();
+                            if legal.is_empty() {
+                                break;
+                            }
+                            let p = legal[rng.below(legal.len())];
+                            b.play(p, owner.opponent());
+                            b.pass(owner);
+                        }
+                        for &p in &alive {
+                            assert_eq!(b.cell(p), Cell::stone(owner), "{po_board:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 20,
+            "only {checked} positions had unconditional life"
+        );
+    }
 }

@@ -83,9 +83,7 @@ fn simple_territory_under_every_preset() {
     // Territory: 27 - 36 - 6.5.
     assert_eq!(final_score("japanese", None, &SIMPLE), "W+15.5");
     assert_eq!(final_score("korean", None, &SIMPLE), "W+15.5");
-    // Ancient on 9x9 starts with the 座子 stones (C7 and G3 black, G7 and C3 white), so the
-    // simple position is checked on 8x8 below; here komi 0 area counting, one group each:
-    // 36 - 45.
+    // The ancient rules put 座子 stones on 9x9 boards: see the 8x8 and 9x9 tests below.
 }
 
 /// Column E is dame between the black wall on D and the white wall on F.
