@@ -10,6 +10,7 @@
 
 mod core_commands;
 mod engine;
+mod score_commands;
 mod sgf_commands;
 mod time_commands;
 
@@ -82,6 +83,7 @@ pub fn command_table() -> impl Iterator<Item = &'static CommandSpec> {
         .iter()
         .chain(time_commands::COMMANDS.iter())
         .chain(sgf_commands::COMMANDS.iter())
+        .chain(score_commands::COMMANDS.iter())
 }
 
 /// Looks up a command by name.
