@@ -211,12 +211,13 @@ fn rules_legal_moves(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
     }
     let board = game.board();
     let color = game.to_move();
-    // Passing is always legal in Go; GoGui offers it itself, so only vertices are listed.
-    let moves: Vec<String> = board
+    // GoGui accepts a pass only when "pass" is listed, at the end.
+    let mut moves: Vec<String> = board
         .points()
         .filter(|&p| game.is_legal(Move::Play(p), color))
         .map(|p| board.vertex_name(p))
         .collect();
+    moves.push("pass".into());
     Ok(moves.join(" "))
 }
 
@@ -233,14 +234,15 @@ fn rules_final_result(engine: &mut Engine, call: &mut Call<'_>) -> Result<String
     Ok(decide_and_count(&engine.game).1.result())
 }
 
-/// Stones captured by White, then by Black (the order GoGui's rules engines use).
+/// White stones captured, then black stones captured: GoGui reads the first number as
+/// White's captured stones and the second as Black's.
 fn rules_captured_count(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 0, "no arguments")?;
     let board = engine.game.board();
     Ok(format!(
         "{} {}",
-        board.prisoners(Color::White),
-        board.prisoners(Color::Black)
+        board.prisoners(Color::Black),
+        board.prisoners(Color::White)
     ))
 }
 
@@ -304,14 +306,15 @@ mod tests {
         assert_eq!(e.execute("gogui-rules_side_to_move"), "= white\n\n");
         assert_eq!(
             e.execute("gogui-rules_legal_moves"),
-            "= A1 B1 C1 A2 C2 A3 B3 C3\n\n"
+            "= A1 B1 C1 A2 C2 A3 B3 C3 pass\n\n"
         );
         assert_eq!(e.execute("gogui-rules_final_result"), "= unknown\n\n");
         e.execute("play w A1");
         e.execute("play b B1");
         e.execute("play w A2");
         e.execute("play b A3");
-        assert_eq!(e.execute("gogui-rules_captured_count"), "= 0 2\n\n");
+        // Black captured the two white stones A1 and A2.
+        assert_eq!(e.execute("gogui-rules_captured_count"), "= 2 0\n\n");
         e.execute("play w pass");
         e.execute("play b pass");
         assert_eq!(e.execute("gogui-rules_legal_moves"), "= \n\n");
