@@ -6,9 +6,11 @@
 //! [`score`]; SGF files go through [`sgf`].
 
 pub mod bench;
+pub mod benson;
 pub mod board;
 pub mod game;
 pub mod gtp;
+pub mod ownership;
 pub mod patterns;
 pub mod playout;
 pub mod rng;
@@ -16,5 +18,6 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod sgf;
+pub mod status;
 pub mod tactics;
 pub mod time;
