@@ -165,11 +165,16 @@ pub fn neighbourhood_code(board: &Board, p: Point) -> u16 {
     code
 }
 
+/// Whether a neighbourhood `code` matches one of the shapes for `c` to play.
+#[inline]
+pub fn code_matches(code: u16, c: Color) -> bool {
+    table().bits[c.index()][code as usize >> 6] >> (code & 63) & 1 != 0
+}
+
 /// Whether the empty point `p` matches one of the shapes for `c` to play.
 #[inline]
 pub fn matches_shape(board: &Board, p: Point, c: Color) -> bool {
-    let code = neighbourhood_code(board, p);
-    table().bits[c.index()][code as usize >> 6] >> (code & 63) & 1 != 0
+    code_matches(neighbourhood_code(board, p), c)
 }
 
 /// Cheap Go knowledge about one candidate move, for search priors.

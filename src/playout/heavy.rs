@@ -4,7 +4,8 @@
 //! 1. (most of the time) answers to the last move: capture the chain it just played if that
 //!    is in atari, capture an opponent chain next to it left in atari, and save our chains
 //!    next to it that it put in atari — by capturing one of their attackers, or by
-//!    extending when that gives three liberties, or two that do not lose a ladder;
+//!    extending when that gives three liberties, or two that do not lose a ladder; also
+//!    capture an opponent chain next to our own previous move that is still in atari;
 //! 2. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
 //!    last move and the move before;
 //! 3. a random move that is legal, fills no own eye and is no self-atari, except a capture
@@ -127,6 +128,17 @@ fn atari_responses(
     }
 }
 
+/// Captures of opponent chains in atari next to `centre` (our own previous move: an atari
+/// the opponent did not answer).
+fn captures_near(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
+    let opp = Cell::stone(c.opponent());
+    for q in board.neighbors(centre) {
+        if board.cell(q) == opp && board.liberties(q) == 1 {
+            out.push(tactics::last_liberty(board, q));
+        }
+    }
+}
+
 /// Empty points around `centre` whose 3x3 shape matches for `c`.
 fn shape_moves(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
     for q in board
@@ -148,6 +160,10 @@ impl Playout {
             if self.rng.chance(TACTICS_RATE) {
                 let mut cands = Candidates::new();
                 atari_responses(&self.board, &mut self.scratch, last, c, &mut cands);
+                let last2 = self.board.last_move2();
+                if last2 != NO_POINT {
+                    captures_near(&self.board, last2, c, &mut cands);
+                }
                 if let Some(p) = self.choose(&mut cands, c, history, ko, true) {
                     return p;
                 }
