@@ -235,6 +235,17 @@ fn nbr_unit(c: Color) -> u32 {
     1 << (8 * c as u32)
 }
 
+/// For four chain heads, whether each differs from the ones before it.
+#[inline(always)]
+fn distinct_heads(h: [Point; 4]) -> [bool; 4] {
+    [
+        true,
+        h[1] != h[0],
+        (h[2] != h[0]) & (h[2] != h[1]),
+        (h[3] != h[0]) & (h[3] != h[1]) & (h[3] != h[2]),
+    ]
+}
+
 /// A Go board of any size from 2x2 to 25x25.
 #[derive(Clone)]
 pub struct Board {
@@ -559,21 +570,24 @@ impl Board {
     /// The playout eye test: `p` is eyelike for `c` and the opponent holds at most one diagonal
     /// in the centre, none on the edge or in the corner. Filling such a point is never useful in
     /// a random playout, and refusing it lets groups with two of them live.
+    #[inline]
     pub fn is_playout_eye(&self, p: Point, c: Color) -> bool {
-        if !self.is_eyelike(p, c) {
-            return false;
-        }
+        // Branch-free (playouts ask this of random points, an unpredictable branch).
         let opp = Cell::stone(c.opponent());
-        let mut opp_diag = 0;
-        let mut border_diag = 0;
+        let mut opp_diag = 0u32;
+        let mut border_diag = false;
         for d in self.diagonals(p) {
-            match self.cells[d] {
-                Cell::Border => border_diag = 1,
-                x if x == opp => opp_diag += 1,
-                _ => {}
-            }
+            let cell = self.cells[d];
+            opp_diag += u32::from(cell == opp);
+            border_diag |= cell == Cell::Border;
         }
-        opp_diag + border_diag < 2
+        self.is_eyelike(p, c) & (opp_diag + u32::from(border_diag) < 2)
+    }
+
+    /// Whether `p` is the point `c` may not play at once because it retakes a simple ko.
+    #[inline]
+    pub fn is_ko_retake(&self, p: Point, c: Color) -> bool {
+        (p == self.ko_point) & (c == self.ko_color) & (p != NO_POINT)
     }
 
     /// Whether `c` may play at `p` under the board-local rules: on an empty point, not
@@ -607,22 +621,17 @@ impl Board {
         if self.empty_neighbors(p) > 0 {
             return false;
         }
+        // Branch-free: every neighbour is a stone or the edge. The move lives if it joins an
+        // own chain with another liberty or takes an opponent chain's last one.
         let own = Cell::stone(c);
+        let opp = Cell::stone(c.opponent());
+        let mut lives = false;
         for n in self.neighbors(p) {
             let cell = self.cells[n];
-            if cell == Cell::Border {
-                continue;
-            }
             let libs = self.libs[self.chain[n]];
-            if cell == own {
-                if libs > 1 {
-                    return false;
-                }
-            } else if libs == 1 {
-                return false;
-            }
+            lives |= ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1));
         }
-        true
+        !lives
     }
 
     /// Whether a stone of `c` at the empty point `p` would capture something.
@@ -656,20 +665,18 @@ impl Board {
         let mut h = self.hash ^ zobrist(c, p);
         let opp = c.opponent();
         let opp_cell = Cell::stone(opp);
-        let mut seen = [NO_POINT; 4];
-        let mut nseen = 0;
-        for n in self.neighbors(p) {
-            if self.cells[n] != opp_cell {
-                continue;
-            }
+        // Heads of the opponent chains this move captures (NO_POINT for other neighbours).
+        let heads = self.neighbors(p).map(|n| {
             let head = self.chain[n];
-            if self.libs[head] != 1 || seen[..nseen].contains(&head) {
-                continue;
-            }
-            seen[nseen] = head;
-            nseen += 1;
-            for s in self.chain_stones(head) {
-                h ^= zobrist(opp, s);
+            let taken = (self.cells[n] == opp_cell) & (self.libs[head] == 1);
+            head & 0u16.wrapping_sub(u16::from(taken))
+        });
+        let distinct = distinct_heads(heads);
+        for i in 0..4 {
+            if distinct[i] && heads[i] != NO_POINT {
+                for s in self.chain_stones(heads[i]) {
+                    h ^= zobrist(opp, s);
+                }
             }
         }
         h
@@ -699,12 +706,7 @@ impl Board {
         let ns = self.neighbors(p);
         let heads = ns.map(|n| self.chain[n]);
         let kinds = ns.map(|n| self.cells[n]);
-        let distinct = [
-            true,
-            heads[1] != heads[0],
-            (heads[2] != heads[0]) & (heads[2] != heads[1]),
-            (heads[3] != heads[0]) & (heads[3] != heads[1]) & (heads[3] != heads[2]),
-        ];
+        let distinct = distinct_heads(heads);
         let mut own_heads = [NO_POINT; 4];
         let mut n_own = 0;
         let mut opp_heads = [NO_POINT; 4];
@@ -838,11 +840,10 @@ impl Board {
     /// adjacent to the chain `head`; else 0. Counts the liberties a merge adds to `head`.
     #[inline]
     fn new_liberty_of(&mut self, n: Point, head: Point, generation: u32) -> u16 {
-        if self.cells[n] != Cell::Empty || self.mark[n] == generation {
-            return 0;
-        }
+        // Branch-free; marking a stone is harmless (marks are only read on empty points).
+        let fresh = (self.cells[n] == Cell::Empty) & (self.mark[n] != generation);
         self.mark[n] = generation;
-        u16::from(!self.adjacent_to_chain(n, head))
+        u16::from(fresh & !self.adjacent_to_chain(n, head))
     }
 
     /// A mark generation no point carries yet.
@@ -921,17 +922,14 @@ impl Board {
         loop {
             let next = self.next[s];
             self.clear_stone(s, c);
-            let mut seen = [NO_POINT; 4];
-            let mut nseen = 0;
-            for n in self.neighbors(s) {
-                if self.cells[n] == capturer {
-                    let h = self.chain[n];
-                    if !seen[..nseen].contains(&h) {
-                        seen[nseen] = h;
-                        nseen += 1;
-                        self.libs[h] += 1;
-                    }
-                }
+            // Each distinct capturing chain next to s gains the liberty s, branch-free: other
+            // neighbours map to NO_POINT, whose slot absorbs the increments.
+            let heads = self
+                .neighbors(s)
+                .map(|n| self.chain[n] & 0u16.wrapping_sub(u16::from(self.cells[n] == capturer)));
+            let distinct = distinct_heads(heads);
+            for i in 0..4 {
+                self.libs[heads[i]] = self.libs[heads[i]].wrapping_add(u16::from(distinct[i]));
             }
             s = next;
             if s == head {

@@ -314,7 +314,7 @@ impl Playout {
         if b.empty_neighbors(p) > 0 {
             return true;
         }
-        !b.is_playout_eye(p, c) && b.ko() != Some((p, c)) && !b.is_suicide(p, c)
+        !b.is_playout_eye(p, c) && !b.is_ko_retake(p, c) && !b.is_suicide(p, c)
     }
 }
 
