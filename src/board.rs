@@ -11,6 +11,7 @@
 //! [`Point`] is an index into that array; index 0 is always border and doubles as "no point".
 
 use std::fmt;
+use std::hint::select_unpredictable;
 use std::ops::{Index, IndexMut};
 
 /// Largest supported board size.
@@ -669,7 +670,7 @@ impl Board {
         let heads = self.neighbors(p).map(|n| {
             let head = self.chain[n];
             let taken = (self.cells[n] == opp_cell) & (self.libs[head] == 1);
-            head & 0u16.wrapping_sub(u16::from(taken))
+            select_unpredictable(taken, head, NO_POINT)
         });
         let distinct = distinct_heads(heads);
         for i in 0..4 {
@@ -926,7 +927,7 @@ impl Board {
             // neighbours map to NO_POINT, whose slot absorbs the increments.
             let heads = self
                 .neighbors(s)
-                .map(|n| self.chain[n] & 0u16.wrapping_sub(u16::from(self.cells[n] == capturer)));
+                .map(|n| select_unpredictable(self.cells[n] == capturer, self.chain[n], NO_POINT));
             let distinct = distinct_heads(heads);
             for i in 0..4 {
                 self.libs[heads[i]] = self.libs[heads[i]].wrapping_add(u16::from(distinct[i]));
