@@ -520,4 +520,29 @@ mod tests {
         assert!(hits[0] < 20, "{hits:?}");
         assert!(hits[1] > 160, "{hits:?}");
     }
+
+    /// Both policies run on every board size (the heavy policy's 3x3 and ladder code reads
+    /// around points next to the padding), end with a consistent board and score it right.
+    #[test]
+    fn playouts_on_every_board_size() {
+        let mut po = Playout::new(21);
+        for size in crate::board::MIN_SIZE..=crate::board::MAX_SIZE {
+            let game = Game::new(size, Rules::chinese()).unwrap();
+            for policy in [Policy::Light, Policy::Heavy] {
+                for _ in 0..3 {
+                    po.start(game.board());
+                    let out = po.run(
+                        Color::Black,
+                        game.positions(),
+                        KoRule::Positional,
+                        0.5,
+                        policy,
+                    );
+                    po.board.check_invariants().unwrap();
+                    assert!(out.length <= max_playout_moves(size));
+                    assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, 0.5));
+                }
+            }
+        }
+    }
 }
