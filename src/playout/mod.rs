@@ -15,7 +15,7 @@
 //! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
 //! so only those moves are looked up in the position tables.
 
-mod heavy;
+pub mod heavy;
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
