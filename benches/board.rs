@@ -1,4 +1,5 @@
-//! Criterion micro-benchmarks: playing moves on the board, and one whole playout.
+//! Criterion micro-benchmarks: playing moves on the board, and one whole playout (light and
+//! heavy) from the empty 9x9 and 19x19 boards.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -36,21 +37,17 @@ fn bench_play(c: &mut Criterion) {
 }
 
 fn bench_playout(c: &mut Criterion) {
-    for size in [9, 19] {
-        let game = Game::new(size, Rules::chinese()).expect("valid size");
-        let mut po = Playout::new(7);
-        c.bench_function(&format!("light_playout_{size}x{size}"), |b| {
-            b.iter(|| {
-                po.start(game.board());
-                po.run(
-                    Color::Black,
-                    game.positions(),
-                    game.ko_rule(),
-                    7.5,
-                    Policy::Light,
-                )
-            })
-        });
+    for policy in [Policy::Light, Policy::Heavy] {
+        for size in [9, 19] {
+            let game = Game::new(size, Rules::chinese()).expect("valid size");
+            let mut po = Playout::new(7);
+            c.bench_function(&format!("{}_playout_{size}x{size}", policy.name()), |b| {
+                b.iter(|| {
+                    po.start(game.board());
+                    po.run(Color::Black, game.positions(), game.ko_rule(), 7.5, policy)
+                })
+            });
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-//! The playout benchmark behind `shoutan bench`: playouts per second on empty boards, one
-//! thread and all threads, median of several runs.
+//! The playout benchmark behind `shoutan bench`: playouts per second on empty boards, light
+//! and heavy policies, one thread and all threads, median of several runs.
 
 use std::time::{Duration, Instant};
 
@@ -112,7 +112,7 @@ pub fn to_text(figures: &[BenchFigure]) -> String {
     for f in figures {
         s.push_str(&format!(
             "{:<7} {:>2}x{:<2}  {:>7}  {:>10.0}  {:>10.1}\n",
-            format!("{:?}", f.policy).to_lowercase(),
+            f.policy.name(),
             f.size,
             f.size,
             f.threads,
@@ -130,7 +130,7 @@ pub fn to_json(figures: &[BenchFigure]) -> String {
         .map(|f| {
             format!(
                 "{{\"policy\":\"{}\",\"size\":{},\"threads\":{},\"playouts_per_second\":{:.1},\"average_length\":{:.2}}}",
-                format!("{:?}", f.policy).to_lowercase(),
+                f.policy.name(),
                 f.size,
                 f.threads,
                 f.playouts_per_second,

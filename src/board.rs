@@ -11,6 +11,8 @@
 //! [`Point`] is an index into that array; index 0 is always border and doubles as "no point".
 
 use std::fmt;
+use std::hint::select_unpredictable;
+use std::ops::{Index, IndexMut};
 
 /// Largest supported board size.
 pub const MAX_SIZE: usize = 25;
@@ -18,6 +20,44 @@ pub const MAX_SIZE: usize = 25;
 pub const MIN_SIZE: usize = 2;
 /// Capacity of every per-point array: the padded 25x25 board.
 pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
+
+/// Length of the board's per-point arrays: a power of two above `MAX_POINTS + MAX_SIZE + 3`
+/// (every neighbour and diagonal of a point), so that an index masked with `ARRAY_CAP - 1` is
+/// always in bounds and the hot paths carry no bounds checks.
+const ARRAY_CAP: usize = 1024;
+const _: () = assert!(ARRAY_CAP.is_power_of_two() && ARRAY_CAP >= MAX_POINTS + MAX_SIZE + 3);
+
+/// A per-point array indexed by [`Point`]; indices are masked into range instead of checked
+/// (a point is always below `MAX_POINTS`, so the mask never changes a valid index).
+#[derive(Clone)]
+struct PointArray<T>([T; ARRAY_CAP]);
+
+impl<T: Copy> PointArray<T> {
+    fn filled(value: T) -> PointArray<T> {
+        PointArray([value; ARRAY_CAP])
+    }
+
+    /// Copies the first `n` entries of `other`.
+    #[inline]
+    fn copy_prefix(&mut self, other: &PointArray<T>, n: usize) {
+        self.0[..n].copy_from_slice(&other.0[..n]);
+    }
+}
+
+impl<T> Index<Point> for PointArray<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, p: Point) -> &T {
+        &self.0[p as usize & (ARRAY_CAP - 1)]
+    }
+}
+
+impl<T> IndexMut<Point> for PointArray<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, p: Point) -> &mut T {
+        &mut self.0[p as usize & (ARRAY_CAP - 1)]
+    }
+}
 
 /// An index into the padded point array of a [`Board`]; depends on the board size.
 pub type Point = u16;
@@ -196,26 +236,38 @@ fn nbr_unit(c: Color) -> u32 {
     1 << (8 * c as u32)
 }
 
+/// For four chain heads, whether each differs from the ones before it.
+#[inline(always)]
+fn distinct_heads(h: [Point; 4]) -> [bool; 4] {
+    [
+        true,
+        h[1] != h[0],
+        (h[2] != h[0]) & (h[2] != h[1]),
+        (h[3] != h[0]) & (h[3] != h[1]) & (h[3] != h[2]),
+    ]
+}
+
 /// A Go board of any size from 2x2 to 25x25.
 #[derive(Clone)]
 pub struct Board {
     size: usize,
     stride: usize,
-    cells: [Cell; MAX_POINTS],
-    /// Chain head of each stone.
-    chain: [Point; MAX_POINTS],
+    cells: PointArray<Cell>,
+    /// Chain head of each stone; `NO_POINT` on empty and border points, so that
+    /// `chain[q] == head` alone says whether `q` is a stone of that chain.
+    chain: PointArray<Point>,
     /// Next stone of the same chain (circular list).
-    next: [Point; MAX_POINTS],
+    next: PointArray<Point>,
     /// Exact liberty count, valid at chain heads.
-    libs: [u16; MAX_POINTS],
+    libs: PointArray<u16>,
     /// Number of stones, valid at chain heads.
-    chain_size: [u16; MAX_POINTS],
+    chain_size: PointArray<u16>,
     /// Packed neighbour counts, see `NBR_SHIFT_EMPTY`.
-    nbr: [u32; MAX_POINTS],
+    nbr: PointArray<u32>,
     /// The empty points, in no particular order.
-    empties: [Point; MAX_POINTS],
+    empties: [Point; ARRAY_CAP],
     /// Position of each empty point in `empties`.
-    empty_index: [u16; MAX_POINTS],
+    empty_index: PointArray<u16>,
     num_empty: usize,
     hash: u64,
     /// Point the `ko_color` player may not play at once (simple ko), or `NO_POINT`.
@@ -227,8 +279,12 @@ pub struct Board {
     last_moves: [Point; 2],
     /// Colour of the most recent move or pass.
     last_color: Option<Color>,
-    /// Scratch marks for liberty recounts; a point is marked when `mark[p] == mark_gen`.
-    mark: [u32; MAX_POINTS],
+    /// Capture history of each point: bit `c` is set once a stone of colour `c` has been
+    /// captured there since [`Board::new`]. Only a point with such a mark can be the site of a
+    /// move that repeats an earlier position (see [`Board::may_repeat_position`]).
+    captured_marks: PointArray<u8>,
+    /// Scratch marks for liberty counts; a point is marked when `mark[p] == mark_gen`.
+    mark: PointArray<u32>,
     mark_gen: u32,
 }
 
@@ -249,9 +305,7 @@ impl PartialEq for Board {
             && self.prisoners == other.prisoners
             && self.last_moves == other.last_moves
             && self.last_color == other.last_color
-            && self
-                .points()
-                .all(|p| self.cells[p as usize] == other.cells[p as usize])
+            && self.points().all(|p| self.cells[p] == other.cells[p])
     }
 }
 
@@ -266,14 +320,14 @@ impl Board {
         let mut b = Board {
             size,
             stride,
-            cells: [Cell::Border; MAX_POINTS],
-            chain: [NO_POINT; MAX_POINTS],
-            next: [NO_POINT; MAX_POINTS],
-            libs: [0; MAX_POINTS],
-            chain_size: [0; MAX_POINTS],
-            nbr: [0; MAX_POINTS],
-            empties: [NO_POINT; MAX_POINTS],
-            empty_index: [0; MAX_POINTS],
+            cells: PointArray::filled(Cell::Border),
+            chain: PointArray::filled(NO_POINT),
+            next: PointArray::filled(NO_POINT),
+            libs: PointArray::filled(0),
+            chain_size: PointArray::filled(0),
+            nbr: PointArray::filled(0),
+            empties: [NO_POINT; ARRAY_CAP],
+            empty_index: PointArray::filled(0),
             num_empty: 0,
             hash: EMPTY_BOARD_HASH,
             ko_point: NO_POINT,
@@ -281,26 +335,27 @@ impl Board {
             prisoners: [0; 2],
             last_moves: [NO_POINT; 2],
             last_color: None,
-            mark: [0; MAX_POINTS],
+            captured_marks: PointArray::filled(0),
+            mark: PointArray::filled(0),
             mark_gen: 0,
         };
         for row in 0..size {
             for col in 0..size {
                 let p = b.point(col, row);
-                b.cells[p as usize] = Cell::Empty;
-                b.empty_index[p as usize] = b.num_empty as u16;
+                b.cells[p] = Cell::Empty;
+                b.empty_index[p] = b.num_empty as u16;
                 b.empties[b.num_empty] = p;
                 b.num_empty += 1;
             }
         }
         let unit_border = nbr_unit(Color::Black) | nbr_unit(Color::White);
-        for p in 0..(stride * stride) {
+        for p in 0..(stride * stride) as Point {
             if b.cells[p] == Cell::Border {
                 continue;
             }
             let mut count = 0;
-            for n in b.neighbors(p as Point) {
-                count += match b.cells[n as usize] {
+            for n in b.neighbors(p) {
+                count += match b.cells[n] {
                     Cell::Border => unit_border,
                     _ => 1 << NBR_SHIFT_EMPTY,
                 };
@@ -315,13 +370,14 @@ impl Board {
         let n = other.stride * other.stride;
         self.size = other.size;
         self.stride = other.stride;
-        self.cells[..n].copy_from_slice(&other.cells[..n]);
-        self.chain[..n].copy_from_slice(&other.chain[..n]);
-        self.next[..n].copy_from_slice(&other.next[..n]);
-        self.libs[..n].copy_from_slice(&other.libs[..n]);
-        self.chain_size[..n].copy_from_slice(&other.chain_size[..n]);
-        self.nbr[..n].copy_from_slice(&other.nbr[..n]);
-        self.empty_index[..n].copy_from_slice(&other.empty_index[..n]);
+        self.cells.copy_prefix(&other.cells, n);
+        self.chain.copy_prefix(&other.chain, n);
+        self.next.copy_prefix(&other.next, n);
+        self.libs.copy_prefix(&other.libs, n);
+        self.chain_size.copy_prefix(&other.chain_size, n);
+        self.nbr.copy_prefix(&other.nbr, n);
+        self.empty_index.copy_prefix(&other.empty_index, n);
+        self.captured_marks.copy_prefix(&other.captured_marks, n);
         self.empties[..other.num_empty].copy_from_slice(&other.empties[..other.num_empty]);
         self.num_empty = other.num_empty;
         self.hash = other.hash;
@@ -368,7 +424,7 @@ impl Board {
     /// Whether `p` is an on-board point.
     #[inline]
     pub fn on_board(&self, p: Point) -> bool {
-        (p as usize) < self.array_len() && self.cells[p as usize] != Cell::Border
+        (p as usize) < self.array_len() && self.cells[p] != Cell::Border
     }
 
     /// All on-board points, bottom row first.
@@ -379,21 +435,33 @@ impl Board {
     /// What is on point `p`.
     #[inline]
     pub fn cell(&self, p: Point) -> Cell {
-        self.cells[p as usize]
+        self.cells[p]
     }
 
-    /// The four orthogonal neighbours of `p` in the padded array (some may be border).
+    /// The four orthogonal neighbours of `p` in the padded array (some may be border). For an
+    /// on-board point they are real array points; for a border point they may wrap around
+    /// (harmless: per-point arrays mask their index), which lets branch-free code ask.
     #[inline]
     pub fn neighbors(&self, p: Point) -> [Point; 4] {
         let s = self.stride as Point;
-        [p - s, p - 1, p + 1, p + s]
+        [
+            p.wrapping_sub(s),
+            p.wrapping_sub(1),
+            p.wrapping_add(1),
+            p.wrapping_add(s),
+        ]
     }
 
     /// The four diagonal neighbours of `p` in the padded array (some may be border).
     #[inline]
     pub fn diagonals(&self, p: Point) -> [Point; 4] {
         let s = self.stride as Point;
-        [p - s - 1, p - s + 1, p + s - 1, p + s + 1]
+        [
+            p.wrapping_sub(s + 1),
+            p.wrapping_sub(s - 1),
+            p.wrapping_add(s - 1),
+            p.wrapping_add(s + 1),
+        ]
     }
 
     /// Zobrist hash of the stones on the board (side to move and ko not included).
@@ -437,6 +505,18 @@ impl Board {
         &self.empties[..self.num_empty]
     }
 
+    /// Exchanges entries `i` and `j` of [`Board::empty_points`] (the list's order carries no
+    /// meaning), so that a playout can set aside the points it has rejected for this move
+    /// and draw uniformly among the rest.
+    #[inline]
+    pub fn swap_empty_points(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.empties[i], self.empties[j]);
+        self.empties[i] = b;
+        self.empties[j] = a;
+        self.empty_index[a] = j as u16;
+        self.empty_index[b] = i as u16;
+    }
+
     /// Number of stones of both colours on the board.
     pub fn stone_count(&self) -> usize {
         self.size * self.size - self.num_empty
@@ -445,19 +525,19 @@ impl Board {
     /// Head of the chain containing the stone at `p` (meaningless on empty points).
     #[inline]
     pub fn chain_id(&self, p: Point) -> Point {
-        self.chain[p as usize]
+        self.chain[p]
     }
 
     /// Exact number of liberties of the chain through the stone at `p`.
     #[inline]
     pub fn liberties(&self, p: Point) -> usize {
-        self.libs[self.chain[p as usize] as usize] as usize
+        self.libs[self.chain[p]] as usize
     }
 
     /// Number of stones in the chain through the stone at `p`.
     #[inline]
     pub fn chain_len(&self, p: Point) -> usize {
-        self.chain_size[self.chain[p as usize] as usize] as usize
+        self.chain_size[self.chain[p]] as usize
     }
 
     /// The stones of the chain through the stone at `p`.
@@ -473,13 +553,13 @@ impl Board {
     /// Number of empty orthogonal neighbours of `p`.
     #[inline]
     pub fn empty_neighbors(&self, p: Point) -> usize {
-        (self.nbr[p as usize] >> NBR_SHIFT_EMPTY & 0xFF) as usize
+        (self.nbr[p] >> NBR_SHIFT_EMPTY & 0xFF) as usize
     }
 
     /// Number of orthogonal neighbours of `p` that are stones of `c` or off the board.
     #[inline]
     pub fn own_or_border_neighbors(&self, p: Point, c: Color) -> usize {
-        (self.nbr[p as usize] >> (8 * c as u32) & 0xFF) as usize
+        (self.nbr[p] >> (8 * c as u32) & 0xFF) as usize
     }
 
     /// Whether every orthogonal neighbour of the empty point `p` is a stone of `c` or off board.
@@ -491,21 +571,24 @@ impl Board {
     /// The playout eye test: `p` is eyelike for `c` and the opponent holds at most one diagonal
     /// in the centre, none on the edge or in the corner. Filling such a point is never useful in
     /// a random playout, and refusing it lets groups with two of them live.
+    #[inline]
     pub fn is_playout_eye(&self, p: Point, c: Color) -> bool {
-        if !self.is_eyelike(p, c) {
-            return false;
-        }
+        // Branch-free (playouts ask this of random points, an unpredictable branch).
         let opp = Cell::stone(c.opponent());
-        let mut opp_diag = 0;
-        let mut border_diag = 0;
+        let mut opp_diag = 0u32;
+        let mut border_diag = false;
         for d in self.diagonals(p) {
-            match self.cells[d as usize] {
-                Cell::Border => border_diag = 1,
-                x if x == opp => opp_diag += 1,
-                _ => {}
-            }
+            let cell = self.cells[d];
+            opp_diag += u32::from(cell == opp);
+            border_diag |= cell == Cell::Border;
         }
-        opp_diag + border_diag < 2
+        self.is_eyelike(p, c) & (opp_diag + u32::from(border_diag) < 2)
+    }
+
+    /// Whether `p` is the point `c` may not play at once because it retakes a simple ko.
+    #[inline]
+    pub fn is_ko_retake(&self, p: Point, c: Color) -> bool {
+        (p == self.ko_point) & (c == self.ko_color) & (p != NO_POINT)
     }
 
     /// Whether `c` may play at `p` under the board-local rules: on an empty point, not
@@ -520,7 +603,7 @@ impl Board {
         if !self.on_board(p) {
             return Err(Illegal::OffBoard);
         }
-        if self.cells[p as usize] != Cell::Empty {
+        if self.cells[p] != Cell::Empty {
             return Err(Illegal::Occupied);
         }
         if p == self.ko_point && c == self.ko_color {
@@ -539,31 +622,43 @@ impl Board {
         if self.empty_neighbors(p) > 0 {
             return false;
         }
+        // Branch-free: every neighbour is a stone or the edge. The move lives if it joins an
+        // own chain with another liberty or takes an opponent chain's last one.
         let own = Cell::stone(c);
+        let opp = Cell::stone(c.opponent());
+        let mut lives = false;
         for n in self.neighbors(p) {
-            let cell = self.cells[n as usize];
-            if cell == Cell::Border {
-                continue;
-            }
-            let libs = self.libs[self.chain[n as usize] as usize];
-            if cell == own {
-                if libs > 1 {
-                    return false;
-                }
-            } else if libs == 1 {
-                return false;
-            }
+            let cell = self.cells[n];
+            let libs = self.libs[self.chain[n]];
+            lives |= ((cell == own) & (libs > 1)) | ((cell == opp) & (libs == 1));
         }
-        true
+        !lives
     }
 
     /// Whether a stone of `c` at the empty point `p` would capture something.
     #[inline]
     pub fn captures_any(&self, p: Point, c: Color) -> bool {
         let opp = Cell::stone(c.opponent());
-        self.neighbors(p).iter().any(|&n| {
-            self.cells[n as usize] == opp && self.libs[self.chain[n as usize] as usize] == 1
-        })
+        self.neighbors(p)
+            .iter()
+            .any(|&n| self.cells[n] == opp && self.libs[self.chain[n]] == 1)
+    }
+
+    /// Whether a stone of `c` on `p` could recreate any position this board has been in
+    /// (since [`Board::new`], through every copy, clone and move that led to it): false when
+    /// no stone of `c` has ever been captured on `p`, so superko needs no lookup then.
+    ///
+    /// Proof: suppose `c` plays `p` (capturing or not) and the resulting position Q equals an
+    /// earlier position P. The move is legal, so Q has a `c` stone on `p`, hence so has P.
+    /// Just before the move `p` was empty, so that stone left `p` after P. On a [`Board`] a
+    /// stone leaves its point only when its chain is captured (undo restores whole earlier
+    /// boards, marks included), and every capture marks the points it empties. So `p` carries
+    /// the mark of colour `c`. The argument needs the position history used for superko to
+    /// come from this board's own line of play, as [`crate::game::Game`] and
+    /// [`crate::playout::Playout`] guarantee.
+    #[inline]
+    pub fn may_repeat_position(&self, p: Point, c: Color) -> bool {
+        self.captured_marks[p] & (1 << c as u8) != 0
     }
 
     /// The position hash after `c` plays the legal move `p`, without playing it.
@@ -571,20 +666,18 @@ impl Board {
         let mut h = self.hash ^ zobrist(c, p);
         let opp = c.opponent();
         let opp_cell = Cell::stone(opp);
-        let mut seen = [NO_POINT; 4];
-        let mut nseen = 0;
-        for n in self.neighbors(p) {
-            if self.cells[n as usize] != opp_cell {
-                continue;
-            }
-            let head = self.chain[n as usize];
-            if self.libs[head as usize] != 1 || seen[..nseen].contains(&head) {
-                continue;
-            }
-            seen[nseen] = head;
-            nseen += 1;
-            for s in self.chain_stones(head) {
-                h ^= zobrist(opp, s);
+        // Heads of the opponent chains this move captures (NO_POINT for other neighbours).
+        let heads = self.neighbors(p).map(|n| {
+            let head = self.chain[n];
+            let taken = (self.cells[n] == opp_cell) & (self.libs[head] == 1);
+            select_unpredictable(taken, head, NO_POINT)
+        });
+        let distinct = distinct_heads(heads);
+        for i in 0..4 {
+            if distinct[i] && heads[i] != NO_POINT {
+                for s in self.chain_stones(heads[i]) {
+                    h ^= zobrist(opp, s);
+                }
             }
         }
         h
@@ -609,56 +702,72 @@ impl Board {
         self.last_color = Some(c);
         self.add_stone(p, c);
 
-        // p was a liberty of every distinct adjacent chain.
+        // p was a liberty of every distinct adjacent chain. Branch-free: empty and border
+        // neighbours have chain NO_POINT, whose slot absorbs their (meaningless) decrements.
+        let ns = self.neighbors(p);
+        let heads = ns.map(|n| self.chain[n]);
+        let kinds = ns.map(|n| self.cells[n]);
+        let distinct = distinct_heads(heads);
         let mut own_heads = [NO_POINT; 4];
         let mut n_own = 0;
         let mut opp_heads = [NO_POINT; 4];
         let mut n_opp = 0;
-        for n in self.neighbors(p) {
-            let cell = self.cells[n as usize];
-            if cell == own {
-                let h = self.chain[n as usize];
-                if !own_heads[..n_own].contains(&h) {
-                    own_heads[n_own] = h;
-                    n_own += 1;
-                    self.libs[h as usize] -= 1;
-                }
-            } else if cell == opp_cell {
-                let h = self.chain[n as usize];
-                if !opp_heads[..n_opp].contains(&h) {
-                    opp_heads[n_opp] = h;
-                    n_opp += 1;
-                    self.libs[h as usize] -= 1;
-                }
-            }
+        for i in 0..4 {
+            let h = heads[i];
+            self.libs[h] = self.libs[h].wrapping_sub(u16::from(distinct[i]));
+            // At step i at most i heads are listed, so the slot written is in range.
+            own_heads[n_own & 3] = h;
+            n_own += usize::from(distinct[i] & (kinds[i] == own));
+            opp_heads[n_opp & 3] = h;
+            n_opp += usize::from(distinct[i] & (kinds[i] == opp_cell));
         }
 
         // Join p to its own neighbours.
-        let pu = p as usize;
         match n_own {
             0 => {
-                self.chain[pu] = p;
-                self.next[pu] = p;
-                self.chain_size[pu] = 1;
-                self.libs[pu] = self.empty_neighbors(p) as u16;
+                self.next[p] = p;
+                self.chain_size[p] = 1;
+                self.libs[p] = self.empty_neighbors(p) as u16;
             }
             1 => {
                 let h = own_heads[0];
-                self.link_stone(h, p);
                 let mut gained = 0;
-                for n in self.neighbors(p) {
-                    if self.cells[n as usize] == Cell::Empty && !self.touches_chain(n, h, p) {
-                        gained += 1;
-                    }
+                for n in ns {
+                    gained +=
+                        u16::from((self.cells[n] == Cell::Empty) & !self.adjacent_to_chain(n, h));
                 }
-                self.libs[h as usize] += gained;
+                self.link_stone(h, p);
+                self.libs[h] += gained;
             }
             _ => {
                 let mut big = own_heads[0];
                 for &h in &own_heads[1..n_own] {
-                    if self.chain_size[h as usize] > self.chain_size[big as usize] {
+                    if self.chain_size[h] > self.chain_size[big] {
                         big = h;
                     }
+                }
+                // The merged chain's liberties are the biggest chain's (p already taken off)
+                // plus those of the smaller chains and of p that it does not touch: only the
+                // smaller chains are walked.
+                let generation = self.fresh_mark_generation();
+                let mut libs = self.libs[big];
+                for &h in &own_heads[..n_own] {
+                    if h == big {
+                        continue;
+                    }
+                    let mut s = h;
+                    loop {
+                        for n in self.neighbors(s) {
+                            libs += self.new_liberty_of(n, big, generation);
+                        }
+                        s = self.next[s];
+                        if s == h {
+                            break;
+                        }
+                    }
+                }
+                for n in self.neighbors(p) {
+                    libs += self.new_liberty_of(n, big, generation);
                 }
                 for &h in &own_heads[..n_own] {
                     if h != big {
@@ -666,7 +775,7 @@ impl Board {
                     }
                 }
                 self.link_stone(big, p);
-                self.libs[big as usize] = self.count_liberties(big);
+                self.libs[big] = libs;
             }
         }
 
@@ -674,8 +783,8 @@ impl Board {
         let mut captured = 0;
         let mut last_captured = NO_POINT;
         for &h in &opp_heads[..n_opp] {
-            if self.libs[h as usize] == 0 {
-                captured += self.chain_size[h as usize] as u32;
+            if self.libs[h] == 0 {
+                captured += self.chain_size[h] as u32;
                 last_captured = h;
                 self.remove_chain(h, opp);
             }
@@ -683,8 +792,8 @@ impl Board {
         self.prisoners[c.index()] += captured;
 
         // A single stone that captured a single stone and has one liberty left makes a ko.
-        let head = self.chain[pu];
-        if captured == 1 && self.chain_size[head as usize] == 1 && self.libs[head as usize] == 1 {
+        let head = self.chain[p];
+        if captured == 1 && self.chain_size[head] == 1 && self.libs[head] == 1 {
             self.ko_point = last_captured;
             self.ko_color = opp;
         }
@@ -698,7 +807,7 @@ impl Board {
         if !self.on_board(p) {
             return Err(Illegal::OffBoard);
         }
-        if self.cells[p as usize] != Cell::Empty {
+        if self.cells[p] != Cell::Empty {
             return Err(Illegal::Occupied);
         }
         if self.is_suicide(p, c) || self.captures_any(p, c) {
@@ -720,94 +829,90 @@ impl Board {
         Ok(())
     }
 
-    /// Whether any neighbour of `n` other than `except` belongs to the chain headed `head`.
+    /// Whether any neighbour of `n` is a stone of the chain headed `head`.
     #[inline]
-    fn touches_chain(&self, n: Point, head: Point, except: Point) -> bool {
-        self.neighbors(n).iter().any(|&m| {
-            m != except && self.cells[m as usize] != Cell::Empty && self.chain[m as usize] == head
-        })
+    fn adjacent_to_chain(&self, n: Point, head: Point) -> bool {
+        // Empty and border points have chain NO_POINT, which is never a head.
+        let [a, b, c, d] = self.neighbors(n).map(|m| self.chain[m] == head);
+        a | b | c | d
+    }
+
+    /// 1 if `n` is an empty point not yet marked with `generation` (it is marked now) and not
+    /// adjacent to the chain `head`; else 0. Counts the liberties a merge adds to `head`.
+    #[inline]
+    fn new_liberty_of(&mut self, n: Point, head: Point, generation: u32) -> u16 {
+        // Branch-free; marking a stone is harmless (marks are only read on empty points).
+        let fresh = (self.cells[n] == Cell::Empty) & (self.mark[n] != generation);
+        self.mark[n] = generation;
+        u16::from(fresh & !self.adjacent_to_chain(n, head))
+    }
+
+    /// A mark generation no point carries yet.
+    #[inline]
+    fn fresh_mark_generation(&mut self) -> u32 {
+        self.mark_gen = self.mark_gen.wrapping_add(1);
+        if self.mark_gen == 0 {
+            self.mark = PointArray::filled(0);
+            self.mark_gen = 1;
+        }
+        self.mark_gen
     }
 
     #[inline]
     fn add_stone(&mut self, p: Point, c: Color) {
-        let pu = p as usize;
-        self.cells[pu] = Cell::stone(c);
+        self.cells[p] = Cell::stone(c);
+        self.chain[p] = p;
         self.hash ^= zobrist(c, p);
         // Remove p from the empty list.
-        let idx = self.empty_index[pu] as usize;
+        let idx = self.empty_index[p] as usize;
         self.num_empty -= 1;
-        let last = self.empties[self.num_empty];
-        self.empties[idx] = last;
-        self.empty_index[last as usize] = idx as u16;
+        let last = self.empties[self.num_empty & (ARRAY_CAP - 1)];
+        self.empties[idx & (ARRAY_CAP - 1)] = last;
+        self.empty_index[last] = idx as u16;
         let delta = nbr_unit(c).wrapping_sub(1 << NBR_SHIFT_EMPTY);
         for n in self.neighbors(p) {
-            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+            self.nbr[n] = self.nbr[n].wrapping_add(delta);
         }
     }
 
     #[inline]
     fn clear_stone(&mut self, p: Point, c: Color) {
-        let pu = p as usize;
-        self.cells[pu] = Cell::Empty;
+        self.cells[p] = Cell::Empty;
+        self.chain[p] = NO_POINT;
+        self.captured_marks[p] |= 1 << c as u8;
         self.hash ^= zobrist(c, p);
-        self.empty_index[pu] = self.num_empty as u16;
-        self.empties[self.num_empty] = p;
+        self.empty_index[p] = self.num_empty as u16;
+        self.empties[self.num_empty & (ARRAY_CAP - 1)] = p;
         self.num_empty += 1;
         let delta = (1u32 << NBR_SHIFT_EMPTY).wrapping_sub(nbr_unit(c));
         for n in self.neighbors(p) {
-            self.nbr[n as usize] = self.nbr[n as usize].wrapping_add(delta);
+            self.nbr[n] = self.nbr[n].wrapping_add(delta);
         }
     }
 
     /// Adds the new stone `p` to the chain headed `head`.
     #[inline]
     fn link_stone(&mut self, head: Point, p: Point) {
-        let (hu, pu) = (head as usize, p as usize);
-        self.chain[pu] = head;
-        self.next[pu] = self.next[hu];
-        self.next[hu] = p;
-        self.chain_size[hu] += 1;
+        self.chain[p] = head;
+        self.next[p] = self.next[head];
+        self.next[head] = p;
+        self.chain_size[head] += 1;
     }
 
     /// Moves every stone of chain `other` into chain `head` (liberties recounted by the caller).
     fn merge_chains(&mut self, head: Point, other: Point) {
         let mut s = other;
         loop {
-            self.chain[s as usize] = head;
-            s = self.next[s as usize];
+            self.chain[s] = head;
+            s = self.next[s];
             if s == other {
                 break;
             }
         }
-        let (hu, ou) = (head as usize, other as usize);
-        self.next.swap(hu, ou);
-        self.chain_size[hu] += self.chain_size[ou];
-    }
-
-    /// Counts the distinct liberties of the chain headed `head` from scratch.
-    fn count_liberties(&mut self, head: Point) -> u16 {
-        self.mark_gen = self.mark_gen.wrapping_add(1);
-        if self.mark_gen == 0 {
-            self.mark = [0; MAX_POINTS];
-            self.mark_gen = 1;
-        }
-        let generation = self.mark_gen;
-        let mut count = 0;
-        let mut s = head;
-        loop {
-            for n in self.neighbors(s) {
-                let nu = n as usize;
-                if self.cells[nu] == Cell::Empty && self.mark[nu] != generation {
-                    self.mark[nu] = generation;
-                    count += 1;
-                }
-            }
-            s = self.next[s as usize];
-            if s == head {
-                break;
-            }
-        }
-        count
+        let (a, b) = (self.next[head], self.next[other]);
+        self.next[head] = b;
+        self.next[other] = a;
+        self.chain_size[head] += self.chain_size[other];
     }
 
     /// Removes the captured chain headed `head` (of colour `c`), giving liberties back to the
@@ -816,19 +921,16 @@ impl Board {
         let capturer = Cell::stone(c.opponent());
         let mut s = head;
         loop {
-            let next = self.next[s as usize];
+            let next = self.next[s];
             self.clear_stone(s, c);
-            let mut seen = [NO_POINT; 4];
-            let mut nseen = 0;
-            for n in self.neighbors(s) {
-                if self.cells[n as usize] == capturer {
-                    let h = self.chain[n as usize];
-                    if !seen[..nseen].contains(&h) {
-                        seen[nseen] = h;
-                        nseen += 1;
-                        self.libs[h as usize] += 1;
-                    }
-                }
+            // Each distinct capturing chain next to s gains the liberty s, branch-free: other
+            // neighbours map to NO_POINT, whose slot absorbs the increments.
+            let heads = self
+                .neighbors(s)
+                .map(|n| select_unpredictable(self.cells[n] == capturer, self.chain[n], NO_POINT));
+            let distinct = distinct_heads(heads);
+            for i in 0..4 {
+                self.libs[heads[i]] = self.libs[heads[i]].wrapping_add(u16::from(distinct[i]));
             }
             s = next;
             if s == head {
@@ -842,7 +944,7 @@ impl Board {
         let mut hash = EMPTY_BOARD_HASH;
         let mut empties = 0;
         for p in 0..self.array_len() as Point {
-            let cell = self.cells[p as usize];
+            let cell = self.cells[p];
             let on_board = {
                 let (r, c) = (p as usize / self.stride, p as usize % self.stride);
                 r >= 1 && r <= self.size && c >= 1 && c <= self.size
@@ -855,20 +957,23 @@ impl Board {
             }
             let mut expect_nbr = 0u32;
             for n in self.neighbors(p) {
-                expect_nbr += match self.cells[n as usize] {
+                expect_nbr += match self.cells[n] {
                     Cell::Border => nbr_unit(Color::Black) | nbr_unit(Color::White),
                     Cell::Empty => 1 << NBR_SHIFT_EMPTY,
                     Cell::Black => nbr_unit(Color::Black),
                     Cell::White => nbr_unit(Color::White),
                 };
             }
-            if expect_nbr != self.nbr[p as usize] {
+            if expect_nbr != self.nbr[p] {
                 return Err(format!("point {p}: neighbour counts wrong"));
             }
             match cell.color() {
                 None => {
                     empties += 1;
-                    let idx = self.empty_index[p as usize] as usize;
+                    if self.chain[p] != NO_POINT {
+                        return Err(format!("point {p}: empty point with a chain id"));
+                    }
+                    let idx = self.empty_index[p] as usize;
                     if idx >= self.num_empty || self.empties[idx] != p {
                         return Err(format!("point {p}: empty list wrong"));
                     }
@@ -881,7 +986,7 @@ impl Board {
                     let mut libs = Vec::new();
                     while let Some(q) = stack.pop() {
                         for n in self.neighbors(q) {
-                            let nc = self.cells[n as usize];
+                            let nc = self.cells[n];
                             if nc == cell && !members.contains(&n) {
                                 members.push(n);
                                 stack.push(n);
@@ -890,20 +995,20 @@ impl Board {
                             }
                         }
                     }
-                    let head = self.chain[p as usize];
-                    if members.iter().any(|&m| self.chain[m as usize] != head) {
+                    let head = self.chain[p];
+                    if members.iter().any(|&m| self.chain[m] != head) {
                         return Err(format!("point {p}: chain ids differ within a chain"));
                     }
-                    if self.chain[head as usize] != head || self.cells[head as usize] != cell {
+                    if self.chain[head] != head || self.cells[head] != cell {
                         return Err(format!("point {p}: chain head {head} invalid"));
                     }
-                    if self.chain_size[head as usize] as usize != members.len() {
+                    if self.chain_size[head] as usize != members.len() {
                         return Err(format!("point {p}: chain size wrong"));
                     }
-                    if self.libs[head as usize] as usize != libs.len() {
+                    if self.libs[head] as usize != libs.len() {
                         return Err(format!(
                             "point {p}: liberties {} expected {}",
-                            self.libs[head as usize],
+                            self.libs[head],
                             libs.len()
                         ));
                     }
@@ -937,7 +1042,7 @@ impl Board {
             out.push_str(&format!("{:>2} ", row + 1));
             for col in 0..self.size {
                 let p = self.point(col, row);
-                let ch = match self.cells[p as usize] {
+                let ch = match self.cells[p] {
                     Cell::Black => 'X',
                     Cell::White => 'O',
                     _ if is_star_point(self.size, col, row) => '+',
@@ -1035,7 +1140,7 @@ impl Iterator for ChainStones<'_> {
             return None;
         }
         let p = self.current;
-        self.current = self.board.next[p as usize];
+        self.current = self.board.next[p];
         if self.current == self.start {
             self.done = true;
         }
@@ -1185,6 +1290,115 @@ mod tests {
         play(&mut b, "B2", Color::White);
         assert!(b.is_eyelike(a1, Color::Black));
         assert!(!b.is_playout_eye(a1, Color::Black));
+    }
+
+    /// Random legal games (passes included, so kos get retaken later) on many sizes: after
+    /// every move the incremental chains, liberties, neighbour counts and hash equal a
+    /// from-scratch recount.
+    #[test]
+    fn random_games_keep_every_invariant() {
+        let mut rng = crate::rng::Rng::new(2024);
+        // (size, games, check every n-th move: the full recount is slow on big boards)
+        let plan = [
+            (2, 20, 1),
+            (3, 20, 1),
+            (4, 20, 1),
+            (5, 10, 1),
+            (7, 4, 1),
+            (9, 3, 2),
+            (19, 1, 29),
+        ];
+        for &(size, games, every) in &plan {
+            for _ in 0..games {
+                let mut b = Board::new(size);
+                let mut color = Color::Black;
+                for ply in 0..(3 * size * size) {
+                    let legal: Vec<Point> = b
+                        .empty_points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| b.is_legal(p, color))
+                        .collect();
+                    if legal.is_empty() || rng.below(20) == 0 {
+                        b.pass(color);
+                    } else {
+                        b.play(legal[rng.below(legal.len())], color);
+                    }
+                    if ply % every == 0 {
+                        b.check_invariants()
+                            .unwrap_or_else(|e| panic!("{size}x{size}: {e}\n{b:?}"));
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+    }
+
+    /// The superko filter is sound: in random games on small boards (where repetitions are
+    /// common), every legal move that recreates an earlier position, found by comparing whole
+    /// boards cell by cell, is flagged by `may_repeat_position`.
+    #[test]
+    fn may_repeat_position_flags_every_repetition() {
+        let mut rng = crate::rng::Rng::new(77);
+        let mut repetitions_found = 0;
+        for &size in &[2, 3, 4, 5] {
+            for _ in 0..30 {
+                let mut b = Board::new(size);
+                let cells = |b: &Board| -> Vec<Cell> { b.points().map(|p| b.cell(p)).collect() };
+                let mut seen = vec![cells(&b)];
+                let mut color = Color::Black;
+                for _ in 0..(6 * size * size) {
+                    let mut legal = Vec::new();
+                    for &p in b.empty_points() {
+                        if !b.is_legal(p, color) {
+                            continue;
+                        }
+                        let mut after = b.clone();
+                        after.play(p, color);
+                        let repeats = seen.contains(&cells(&after));
+                        if repeats {
+                            repetitions_found += 1;
+                            assert!(
+                                b.may_repeat_position(p, color),
+                                "missed repetition at {} for {color}\n{b:?}",
+                                b.vertex_name(p)
+                            );
+                        } else {
+                            legal.push(p);
+                        }
+                    }
+                    // Play on under positional superko (no repeated position), passing now
+                    // and then.
+                    if legal.is_empty() || rng.below(10) == 0 {
+                        b.pass(color);
+                    } else {
+                        b.play(legal[rng.below(legal.len())], color);
+                        seen.push(cells(&b));
+                    }
+                    color = color.opponent();
+                }
+            }
+        }
+        assert!(
+            repetitions_found > 100,
+            "only {repetitions_found} repetitions"
+        );
+    }
+
+    #[test]
+    fn capture_marks_follow_copies_and_captures() {
+        let mut b = Board::new(5);
+        play(&mut b, "A1", Color::Black);
+        play(&mut b, "A2", Color::White);
+        let a1 = pt(&b, "A1");
+        assert!(!b.may_repeat_position(a1, Color::Black));
+        play(&mut b, "B1", Color::White);
+        assert!(b.may_repeat_position(a1, Color::Black));
+        assert!(!b.may_repeat_position(a1, Color::White));
+        let mut copy = Board::new(9);
+        copy.copy_from(&b);
+        assert!(copy.may_repeat_position(a1, Color::Black));
+        assert!(b.clone().may_repeat_position(a1, Color::Black));
     }
 
     #[test]

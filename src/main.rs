@@ -36,8 +36,8 @@ struct Cli {
     /// Random seed, for reproducible play.
     #[arg(long, global = true)]
     seed: Option<u64>,
-    /// Playout policy: light.
-    #[arg(long, default_value = "light", global = true)]
+    /// Playout policy: light or heavy.
+    #[arg(long, default_value = "heavy", global = true)]
     playout: String,
     /// Resign when the win rate falls below this.
     #[arg(long, default_value_t = 0.1)]
@@ -51,7 +51,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Measure playout speed on empty 9x9 and 19x19 boards.
+    /// Measure playout speed (light and heavy) on empty 9x9 and 19x19 boards.
     Bench {
         /// Print one JSON object instead of a table.
         #[arg(long)]
@@ -111,7 +111,8 @@ fn main() -> ExitCode {
             runs,
             seconds,
         }) => {
-            let figures = shoutan::bench::run(&[opts.policy], opts.threads, runs, seconds);
+            let policies = [Policy::Light, Policy::Heavy];
+            let figures = shoutan::bench::run(&policies, opts.threads, runs, seconds);
             if json {
                 println!("{}", shoutan::bench::to_json(&figures));
             } else {

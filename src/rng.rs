@@ -37,6 +37,12 @@ impl Rng {
         ((self.next_u64() >> 32).wrapping_mul(n as u64) >> 32) as usize
     }
 
+    /// True with probability `numerator / 1024`: cheap coin flips for playout policies.
+    #[inline]
+    pub fn chance(&mut self, numerator: u32) -> bool {
+        ((self.next_u64() >> 54) as u32) < numerator
+    }
+
     /// A uniform float in `[0, 1)`.
     #[inline]
     pub fn unit(&mut self) -> f64 {

@@ -24,30 +24,23 @@ pub type Owners = [Cell; MAX_POINTS];
 pub fn area_owners(board: &Board, owners: &mut Owners) -> [u32; 2] {
     let mut area = [0u32; 2];
     let mut pending = false;
-    for &p in board.empty_points() {
-        owners[p as usize] = Cell::Border; // not yet decided
-    }
-    for p in board.points() {
-        match board.cell(p) {
-            Cell::Black => {
-                owners[p as usize] = Cell::Black;
-                area[0] += 1;
-            }
-            Cell::White => {
-                owners[p as usize] = Cell::White;
-                area[1] += 1;
-            }
-            _ => {
-                if board.empty_neighbors(p) == 0 {
-                    let owner = single_point_owner(board, p);
-                    owners[p as usize] = owner;
-                    if let Some(c) = owner.color() {
-                        area[c.index()] += 1;
-                    }
-                } else {
-                    pending = true;
-                }
-            }
+    // First pass, branch-free (it ends every playout): stones own their point, an empty
+    // point without empty neighbours is decided by its neighbours, any other empty point is
+    // marked undecided (Border) for the flood fill below.
+    let stride = board.stride();
+    for row in 1..=board.size() {
+        for p in (row * stride + 1)..=(row * stride + board.size()) {
+            let p = p as Point;
+            let cell = board.cell(p);
+            let owner = if cell == Cell::Empty {
+                empty_point_owner(board, p)
+            } else {
+                cell
+            };
+            owners[p as usize] = owner;
+            area[0] += u32::from(owner == Cell::Black);
+            area[1] += u32::from(owner == Cell::White);
+            pending |= owner == Cell::Border;
         }
     }
     if pending {
@@ -97,18 +90,29 @@ pub fn area_owners(board: &Board, owners: &mut Owners) -> [u32; 2] {
     area
 }
 
-/// Owner of an empty point none of whose neighbours is empty.
+/// Owner of an empty point: [`Cell::Border`] (undecided) when it has an empty neighbour,
+/// else the only colour among its neighbours, else nobody ([`Cell::Empty`]).
 #[inline]
-fn single_point_owner(board: &Board, p: Point) -> Cell {
+fn empty_point_owner(board: &Board, p: Point) -> Cell {
     let black = board.own_or_border_neighbors(p, Color::Black);
     let white = board.own_or_border_neighbors(p, Color::White);
-    // Neighbours are stones or border; border counts for both colours.
-    let border = black + white - 4;
-    match (black > border, white > border) {
-        (true, false) => Cell::Black,
-        (false, true) => Cell::White,
-        _ => Cell::Empty,
-    }
+    let empty = board.empty_neighbors(p);
+    // Border neighbours count for both colours: black + white + empty = 4 + border.
+    let border = black + white + empty - 4;
+    const OWNER: [Cell; 8] = [
+        Cell::Empty, // touches neither colour (cannot happen on a real board)
+        Cell::White,
+        Cell::Black,
+        Cell::Empty, // touches both: dame
+        Cell::Border,
+        Cell::Border,
+        Cell::Border,
+        Cell::Border,
+    ];
+    let index = usize::from(empty > 0) << 2
+        | usize::from(black > border) << 1
+        | usize::from(white > border);
+    OWNER[index]
 }
 
 /// Black's area minus White's area minus `komi`, counting the board as it stands

@@ -48,7 +48,7 @@ impl Default for EngineOptions {
             time_per_move: None,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: None,
-            policy: Policy::Light,
+            policy: Policy::Heavy,
             resign_threshold: 0.1,
         }
     }

@@ -1,0 +1,234 @@
+//! The heavy playout policy, in the spirit of MoGo and Pachi's moggy.
+//!
+//! Each move tries, in order:
+//! 1. (most of the time) answers to the last move: capture the chain it just played if that
+//!    is in atari, capture an opponent chain next to it left in atari, and save our chains
+//!    next to it that it put in atari — by capturing one of their attackers, or by
+//!    extending when that gives three liberties, or two that do not lose a ladder; also
+//!    capture an opponent chain next to our own previous move that is still in atari;
+//! 2. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
+//!    last move and the move before;
+//! 3. a random move that is legal, fills no own eye and is no self-atari, except a capture
+//!    or a nakade ([`tactics::is_nakade_self_atari`]); now and then a plain light move
+//!    instead, for diversity.
+//!
+//! Candidates of one step are drawn uniformly among those that pass the checks.
+
+use super::Playout;
+use crate::board::{Board, Cell, Color, NO_POINT, Point};
+use crate::game::PositionHistory;
+use crate::patterns;
+use crate::rules::KoRule;
+use crate::tactics;
+
+/// Chance (out of 1024) to look for captures and atari escapes around the last move.
+const TACTICS_RATE: u32 = 950;
+/// Chance (out of 1024) to look for 3x3 shapes around the last two moves.
+const SHAPE_RATE: u32 = 950;
+/// Chance (out of 1024) of a plain light move instead of the self-atari-checked one.
+const LIGHT_RATE: u32 = 20;
+/// Longest ladder read, in ataris.
+const LADDER_PLIES: usize = 40;
+/// Capacity of a candidate list (more candidates than this are dropped).
+const MAX_CANDIDATES: usize = 32;
+
+/// A small set of candidate points.
+struct Candidates {
+    points: [Point; MAX_CANDIDATES],
+    len: usize,
+}
+
+impl Candidates {
+    fn new() -> Candidates {
+        Candidates {
+            points: [NO_POINT; MAX_CANDIDATES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, p: Point) {
+        if p != NO_POINT && self.len < MAX_CANDIDATES && !self.points[..self.len].contains(&p) {
+            self.points[self.len] = p;
+            self.len += 1;
+        }
+    }
+}
+
+/// Whether `c` playing `p` is a self-atari worth refusing: it leaves the chain with one
+/// liberty, captures nothing, and is no nakade.
+#[inline]
+pub(crate) fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    tactics::is_self_atari(board, p, c)
+        && tactics::capture_count(board, p, c) == 0
+        && !tactics::is_nakade_self_atari(board, p, c)
+}
+
+/// Moves answering the last move `last` for `c`: captures and atari escapes (see the module
+/// documentation). `scratch` is used for ladder reading.
+fn atari_responses(
+    board: &Board,
+    scratch: &mut Board,
+    last: Point,
+    c: Color,
+    out: &mut Candidates,
+) {
+    let own = Cell::stone(c);
+    let opp = Cell::stone(c.opponent());
+    let last_chain = if board.cell(last) == opp {
+        if board.liberties(last) == 1 {
+            out.push(tactics::last_liberty(board, last));
+        }
+        board.chain_id(last)
+    } else {
+        NO_POINT
+    };
+    let mut seen = [NO_POINT; 4];
+    let mut n_seen = 0;
+    for q in board.neighbors(last) {
+        let cell = board.cell(q);
+        if cell != own && cell != opp {
+            continue;
+        }
+        let h = board.chain_id(q);
+        if h == last_chain || seen[..n_seen].contains(&h) || board.liberties(h) != 1 {
+            continue;
+        }
+        seen[n_seen] = h;
+        n_seen += 1;
+        if cell == opp {
+            // An opponent chain next to the last move left in atari.
+            out.push(tactics::last_liberty(board, h));
+            continue;
+        }
+        // Our chain in atari: capture an attacker in atari ...
+        for s in board.chain_stones(h) {
+            for r in board.neighbors(s) {
+                if board.cell(r) == opp && board.liberties(r) == 1 {
+                    out.push(tactics::last_liberty(board, r));
+                }
+            }
+        }
+        // ... or run, if running gains enough and does not end in a ladder.
+        let l = tactics::last_liberty(board, h);
+        if !board.is_legal(l, c) {
+            continue;
+        }
+        match tactics::liberties_after(board, l, c, 3) {
+            0 | 1 => {}
+            2 => {
+                scratch.copy_from(board);
+                scratch.play(l, c);
+                if !tactics::read_ladder(scratch, l, c, LADDER_PLIES) {
+                    out.push(l);
+                }
+            }
+            _ => out.push(l),
+        }
+    }
+}
+
+/// Captures of opponent chains in atari next to `centre` (our own previous move: an atari
+/// the opponent did not answer).
+fn captures_near(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
+    let opp = Cell::stone(c.opponent());
+    for q in board.neighbors(centre) {
+        if board.cell(q) == opp && board.liberties(q) == 1 {
+            out.push(tactics::last_liberty(board, q));
+        }
+    }
+}
+
+/// Empty points around `centre` whose 3x3 shape matches for `c`.
+fn shape_moves(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
+    for q in board
+        .neighbors(centre)
+        .into_iter()
+        .chain(board.diagonals(centre))
+    {
+        if board.cell(q) == Cell::Empty && patterns::matches_shape(board, q, c) {
+            out.push(q);
+        }
+    }
+}
+
+impl Playout {
+    /// The heavy policy's move for `c`, or `NO_POINT` to pass.
+    pub(super) fn pick_heavy(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        let last = self.board.last_move();
+        if last != NO_POINT {
+            if self.rng.chance(TACTICS_RATE) {
+                let mut cands = Candidates::new();
+                atari_responses(&self.board, &mut self.scratch, last, c, &mut cands);
+                let last2 = self.board.last_move2();
+                if last2 != NO_POINT {
+                    captures_near(&self.board, last2, c, &mut cands);
+                }
+                if let Some(p) = self.choose(&mut cands, c, history, ko, true) {
+                    return p;
+                }
+            }
+            if self.rng.chance(SHAPE_RATE) {
+                let mut cands = Candidates::new();
+                shape_moves(&self.board, last, c, &mut cands);
+                let last2 = self.board.last_move2();
+                if last2 != NO_POINT {
+                    shape_moves(&self.board, last2, c, &mut cands);
+                }
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
+        }
+        if self.rng.chance(LIGHT_RATE) {
+            return self.pick_light(c, history, ko);
+        }
+        self.pick_sane(c, history, ko)
+    }
+
+    /// A uniformly random candidate that is legal (superko included), fills no own eye and,
+    /// unless `allow_self_atari`, is no bad self-atari.
+    fn choose(
+        &mut self,
+        cands: &mut Candidates,
+        c: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+        allow_self_atari: bool,
+    ) -> Option<Point> {
+        let mut k = cands.len;
+        while k > 0 {
+            let i = self.rng.below(k);
+            let p = cands.points[i];
+            let b = &self.board;
+            if b.is_legal(p, c)
+                && !b.is_playout_eye(p, c)
+                && (allow_self_atari || !is_bad_self_atari(b, p, c))
+                && !self.repeats(p, c, history, ko)
+            {
+                return Some(p);
+            }
+            k -= 1;
+            cands.points.swap(i, k);
+        }
+        None
+    }
+
+    /// Like the light policy's move, but refusing bad self-ataris.
+    fn pick_sane(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        let mut k = self.board.empty_points().len();
+        while k > 0 {
+            let i = self.rng.below(k);
+            let p = self.board.empty_points()[i];
+            if self.light_candidate(p, c)
+                && !is_bad_self_atari(&self.board, p, c)
+                && !self.repeats(p, c, history, ko)
+            {
+                return p;
+            }
+            k -= 1;
+            self.board.swap_empty_points(i, k);
+        }
+        NO_POINT
+    }
+}

@@ -1,0 +1,548 @@
+//! Monte-Carlo playouts: play a position out to the end with a fast random policy and count it.
+//!
+//! A [`Playout`] is a reusable per-thread workspace (board, random generator, positions seen,
+//! move list, ownership), so running one allocates nothing. Playouts follow the full rules:
+//! no suicide, simple ko, and superko against both the game's history and the positions the
+//! playout itself created.
+//!
+//! The light policy plays uniformly at random among legal moves that do not fill the mover's
+//! own eye, where "eye" is [`Board::is_playout_eye`]: every orthogonal neighbour is an own
+//! stone or the edge, and the opponent holds at most one diagonal (none on the edge).
+//! The heavy policy ([`heavy`]) answers the last move first (captures, atari escapes, 3x3
+//! shapes) and avoids self-atari; see there.
+//!
+//! Superko costs almost nothing: a move can only recreate an earlier position on a point
+//! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
+//! so only those moves are looked up in the position tables.
+
+pub mod heavy;
+
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
+use crate::game::PositionHistory;
+use crate::patterns;
+use crate::rng::Rng;
+use crate::rules::KoRule;
+use crate::score::{Owners, area_owners};
+
+/// Capacity of the per-playout position list: more than the tree prefix plus the longest
+/// playout (`max_playout_moves(MAX_SIZE)` = 1875) ever need.
+const LOCAL_POSITIONS: usize = 4096;
+
+/// Which move-selection policy a playout uses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Policy {
+    /// Uniformly random legal moves that do not fill one's own eye.
+    Light,
+    /// Answers to the last move (captures, atari escapes, 3x3 shapes) first, then random
+    /// moves that avoid self-atari; see [`heavy`].
+    Heavy,
+}
+
+impl Policy {
+    /// Parses `light` or `heavy`.
+    pub fn parse(name: &str) -> Result<Policy, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "light" => Ok(Policy::Light),
+            "heavy" => Ok(Policy::Heavy),
+            _ => Err(format!(
+                "unknown playout policy '{name}' (use light or heavy)"
+            )),
+        }
+    }
+
+    /// The lower-case name `parse` accepts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Light => "light",
+            Policy::Heavy => "heavy",
+        }
+    }
+}
+
+/// The longest playout on a board of `size`, in moves (passes included).
+pub fn max_playout_moves(size: usize) -> usize {
+    3 * size * size
+}
+
+/// Bits of the filter in front of [`LocalPositions`]'s list (a power of two).
+const FILTER_BITS: usize = 4096;
+
+/// Positions created since the playout's start position: a plain list of hashes behind a
+/// one-probe Bloom filter.
+///
+/// Recording a position is one store and one bit set; looking one up tests the bit and only
+/// then scans the list. Lookups are rare (only moves that pass
+/// [`Board::may_repeat_position`]), so this beats a hash table, whose random probes into a
+/// large table miss the cache on every move.
+struct LocalPositions {
+    keys: Box<[u64]>,
+    len: usize,
+    filter: [u64; FILTER_BITS / 64],
+}
+
+impl LocalPositions {
+    fn new() -> LocalPositions {
+        LocalPositions {
+            keys: vec![0; LOCAL_POSITIONS].into_boxed_slice(),
+            len: 0,
+            filter: [0; FILTER_BITS / 64],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.filter = [0; FILTER_BITS / 64];
+    }
+
+    /// The filter word and bit of `key` (from its top bits; the low bits index tables).
+    #[inline]
+    fn filter_slot(key: u64) -> (usize, u64) {
+        let bit = (key >> (64 - FILTER_BITS.trailing_zeros())) as usize;
+        (bit / 64, 1 << (bit % 64))
+    }
+
+    #[inline]
+    fn contains(&self, key: u64) -> bool {
+        let (word, mask) = Self::filter_slot(key);
+        if self.filter[word] & mask == 0 {
+            return false;
+        }
+        let keys = &self.keys[..self.len];
+        // Whole chunks without early exit, so that the compiler can vectorise the compares.
+        keys.chunks(8)
+            .any(|chunk| chunk.iter().fold(false, |found, &k| found | (k == key)))
+    }
+
+    /// Adds a key; returns false when the list is full.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        match self.keys.get_mut(self.len) {
+            Some(slot) => {
+                *slot = key;
+                self.len += 1;
+                let (word, mask) = Self::filter_slot(key);
+                self.filter[word] |= mask;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The result of one playout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// Black's area minus White's area minus komi, Tromp-Taylor on the final board.
+    pub score: f32,
+    /// Moves played in the playout itself (passes included).
+    pub length: usize,
+}
+
+impl Outcome {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        if self.score > 0.0 {
+            Some(Color::Black)
+        } else if self.score < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// 1 if `c` won, 0 if it lost, ½ for a draw.
+    pub fn value_for(&self, c: Color) -> f32 {
+        match self.winner() {
+            Some(w) if w == c => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// A reusable playout workspace; one per search thread.
+pub struct Playout {
+    /// The board being played on; set it up with [`Playout::start`] and
+    /// [`Playout::play_prefix`].
+    pub board: Board,
+    /// The random generator.
+    pub rng: Rng,
+    local: LocalPositions,
+    /// Moves played by the last playout (not the prefix), for AMAF statistics.
+    pub moves: Vec<(Point, Color)>,
+    /// Owner of each point at the end of the last playout.
+    pub owners: Owners,
+    /// Scratch board for ladder reading in the heavy policy.
+    scratch: Box<Board>,
+}
+
+impl Playout {
+    /// A workspace whose random sequence is fixed by `seed`.
+    pub fn new(seed: u64) -> Playout {
+        patterns::init();
+        Playout {
+            board: Board::new(9),
+            rng: Rng::new(seed),
+            local: LocalPositions::new(),
+            moves: Vec::with_capacity(max_playout_moves(crate::board::MAX_SIZE) + 8),
+            owners: [Cell::Empty; MAX_POINTS],
+            scratch: Box::new(Board::new(9)),
+        }
+    }
+
+    /// Starts from `root`, forgetting every position of the previous playout.
+    pub fn start(&mut self, root: &Board) {
+        self.board.copy_from(root);
+        self.local.clear();
+        self.moves.clear();
+    }
+
+    /// Whether `c` may play `p` here, superko included (against the game `history` and the
+    /// positions since [`Playout::start`]).
+    #[inline]
+    pub fn is_legal(&self, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+        self.board.is_legal(p, c) && !self.repeats(p, c, history, ko)
+    }
+
+    /// Whether the legal-on-board move `p` recreates an earlier position. In playouts the
+    /// situational rule is checked positionally: stricter, so a playout never plays a move
+    /// the game would refuse.
+    #[inline]
+    fn repeats(&self, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+        if ko == KoRule::Simple || !self.board.may_repeat_position(p, c) {
+            return false;
+        }
+        let h = self.board.hash_after(p, c);
+        self.local.contains(h) || history.seen_position(h)
+    }
+
+    /// Plays a move of the tree part of a simulation (already known to be legal) and records
+    /// the new position for superko.
+    #[inline]
+    pub fn play_prefix(&mut self, mv: Move, c: Color) {
+        match mv {
+            Move::Pass => self.board.pass(c),
+            Move::Play(p) => {
+                self.board.play(p, c);
+                self.local.insert(self.board.hash());
+            }
+        }
+    }
+
+    /// Plays the position out from the current board with `to_move` to play and counts it.
+    pub fn run(
+        &mut self,
+        to_move: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+        komi: f32,
+        policy: Policy,
+    ) -> Outcome {
+        let length = match policy {
+            Policy::Light => self.play_out(to_move, ko, |po, c| po.pick_light(c, history, ko)),
+            Policy::Heavy => self.play_out(to_move, ko, |po, c| po.pick_heavy(c, history, ko)),
+        };
+        let area = area_owners(&self.board, &mut self.owners);
+        Outcome {
+            score: area[0] as f32 - area[1] as f32 - komi,
+            length,
+        }
+    }
+
+    /// The move loop of [`Playout::run`] with the policy's choice `pick` (`NO_POINT` = pass)
+    /// compiled in; returns the number of moves played.
+    #[inline(always)]
+    fn play_out(
+        &mut self,
+        to_move: Color,
+        ko: KoRule,
+        mut pick: impl FnMut(&mut Playout, Color) -> Point,
+    ) -> usize {
+        let cap = max_playout_moves(self.board.size());
+        let mut color = to_move;
+        let mut passes = 0;
+        let mut length = 0;
+        while length < cap {
+            let choice = pick(self, color);
+            length += 1;
+            if choice == NO_POINT {
+                self.board.pass(color);
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            } else {
+                passes = 0;
+                self.board.play(choice, color);
+                self.moves.push((choice, color));
+                if ko != KoRule::Simple && !self.local.insert(self.board.hash()) {
+                    break;
+                }
+            }
+            color = color.opponent();
+        }
+        length
+    }
+
+    /// A uniformly random legal move for `c` that does not fill its own eye, or `NO_POINT`.
+    ///
+    /// Draws a random empty point; a rejected one is swapped behind the part of the empty list
+    /// still drawn from, so every acceptable point is equally likely and each point is tested
+    /// at most once per move.
+    #[inline(always)]
+    fn pick_light(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        let mut k = self.board.empty_points().len();
+        while k > 0 {
+            let i = self.rng.below(k);
+            let p = self.board.empty_points()[i];
+            if self.light_candidate(p, c) && !self.repeats(p, c, history, ko) {
+                return p;
+            }
+            k -= 1;
+            self.board.swap_empty_points(i, k);
+        }
+        NO_POINT
+    }
+
+    /// Whether the empty point `p` is legal for `c` on the board (superko aside) and not
+    /// its playout eye.
+    #[inline(always)]
+    fn light_candidate(&self, p: Point, c: Color) -> bool {
+        let b = &self.board;
+        // With an empty neighbour a move is neither suicide nor an eye fill, and the ko
+        // point never has one (it is surrounded by the capturing side).
+        if b.empty_neighbors(p) > 0 {
+            return true;
+        }
+        !b.is_playout_eye(p, c) && !b.is_ko_retake(p, c) && !b.is_suicide(p, c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+
+    #[test]
+    fn playouts_end_with_only_eyes_left_and_score_consistently() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut po = Playout::new(42);
+        for i in 0..300 {
+            let policy = if i % 2 == 0 {
+                Policy::Light
+            } else {
+                Policy::Heavy
+            };
+            po.start(game.board());
+            let out = po.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                policy,
+            );
+            po.board.check_invariants().unwrap();
+            assert!(out.length <= max_playout_moves(9));
+            // A playout that ended on two passes left only eyes and unplayable points.
+            let ended_by_passes = out.length < max_playout_moves(9);
+            // (Heavy playouts also pass rather than play a bad self-atari.)
+            for &p in po.board.empty_points().iter().filter(|_| ended_by_passes) {
+                for c in Color::BOTH {
+                    assert!(
+                        po.board.is_playout_eye(p, c)
+                            || !po.is_legal(p, c, game.positions(), KoRule::Positional)
+                            || (policy == Policy::Heavy
+                                && heavy::is_bad_self_atari(&po.board, p, c))
+                    );
+                }
+            }
+            let expected = crate::score::tromp_taylor_score(&po.board, 7.5);
+            assert_eq!(out.score, expected);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_playout() {
+        let game = Game::new(9, Rules::chinese()).unwrap();
+        let mut a = Playout::new(5);
+        let mut b = Playout::new(5);
+        for _ in 0..20 {
+            a.start(game.board());
+            b.start(game.board());
+            let oa = a.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                Policy::Light,
+            );
+            let ob = b.run(
+                Color::Black,
+                game.positions(),
+                KoRule::Positional,
+                7.5,
+                Policy::Light,
+            );
+            assert_eq!(oa, ob);
+            assert_eq!(a.moves, b.moves);
+        }
+    }
+
+    /// Random games under positional superko on small boards: at every ply the playout's
+    /// legality test (board rules plus the filtered superko lookup) agrees with the game's
+    /// (which looks every move up), and superko refusals do occur.
+    #[test]
+    fn playout_legality_agrees_with_the_game() {
+        let mut rng = Rng::new(99);
+        let mut po = Playout::new(1);
+        let mut superko_refusals = 0;
+        for &(size, games) in &[(2, 40), (3, 40), (4, 30), (5, 20), (7, 5)] {
+            for _ in 0..games {
+                let mut game = Game::new(size, Rules::chinese()).unwrap();
+                game.set_ko_rule(KoRule::Positional);
+                for _ in 0..(4 * size * size) {
+                    let color = game.to_move();
+                    po.start(game.board());
+                    let mut legal = Vec::new();
+                    for p in game.board().points() {
+                        let by_game = game.is_legal(Move::Play(p), color);
+                        let by_playout =
+                            po.is_legal(p, color, game.positions(), KoRule::Positional);
+                        assert_eq!(
+                            by_game,
+                            by_playout,
+                            "{}\n{:?}",
+                            game.board().vertex_name(p),
+                            game.board()
+                        );
+                        if by_game {
+                            legal.push(p);
+                        } else if game.board().is_legal(p, color) {
+                            superko_refusals += 1;
+                        }
+                    }
+                    let mv = if legal.is_empty() || rng.below(12) == 0 {
+                        Move::Pass
+                    } else {
+                        Move::Play(legal[rng.below(legal.len())])
+                    };
+                    game.play(mv, color).unwrap();
+                    if game.is_over() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            superko_refusals > 20,
+            "only {superko_refusals} superko refusals"
+        );
+    }
+
+    /// A playout never recreates a position of the game or of itself: replaying its moves
+    /// on a game (which checks superko on every move) succeeds.
+    #[test]
+    fn playouts_obey_positional_superko() {
+        let mut po = Playout::new(3);
+        for &size in &[3, 4, 5] {
+            let game = Game::new(size, Rules::chinese()).unwrap();
+            for i in 0..60 {
+                let policy = if i % 2 == 0 {
+                    Policy::Light
+                } else {
+                    Policy::Heavy
+                };
+                po.start(game.board());
+                po.run(
+                    Color::Black,
+                    game.positions(),
+                    KoRule::Positional,
+                    0.5,
+                    policy,
+                );
+                let mut replay = game.clone();
+                replay.set_ko_rule(KoRule::Positional);
+                let mut expected = Color::Black;
+                for &(p, c) in &po.moves {
+                    // Passes are not listed: give the turn back with one.
+                    if c != expected {
+                        replay.play(Move::Pass, expected).unwrap();
+                    }
+                    replay.play(Move::Play(p), c).unwrap_or_else(|e| {
+                        panic!(
+                            "{} by {c}: {e}\n{:?}",
+                            replay.board().vertex_name(p),
+                            replay.board()
+                        )
+                    });
+                    expected = c.opponent();
+                }
+            }
+        }
+    }
+
+    /// Playing into the position after white's atari on black C3, the heavy policy saves the
+    /// stone (D3 gives three liberties) far more often than chance.
+    #[test]
+    fn heavy_policy_escapes_the_atari_of_the_last_move() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        for (v, c) in [
+            ("C3", Color::Black),
+            ("C4", Color::White),
+            ("G7", Color::Black),
+            ("B3", Color::White),
+            ("G3", Color::Black),
+            ("C2", Color::White),
+        ] {
+            let mv = game.board().parse_move(v).unwrap();
+            game.play(mv, c).unwrap();
+        }
+        let d3 = game.board().parse_move("D3").unwrap();
+        let mut hits = [0; 2];
+        let mut po = Playout::new(8);
+        for (k, policy) in [Policy::Light, Policy::Heavy].into_iter().enumerate() {
+            for _ in 0..200 {
+                po.start(game.board());
+                po.run(
+                    Color::Black,
+                    game.positions(),
+                    KoRule::Positional,
+                    7.5,
+                    policy,
+                );
+                if po.moves.first().map(|&(p, _)| Move::Play(p)) == Some(d3) {
+                    hits[k] += 1;
+                }
+            }
+        }
+        // Light: about 200 / 73 (uniform); heavy: about 95 % (the escape rate).
+        assert!(hits[0] < 20, "{hits:?}");
+        assert!(hits[1] > 160, "{hits:?}");
+    }
+
+    /// Both policies run on every board size (the heavy policy's 3x3 and ladder code reads
+    /// around points next to the padding), end with a consistent board and score it right.
+    #[test]
+    fn playouts_on_every_board_size() {
+        let mut po = Playout::new(21);
+        for size in crate::board::MIN_SIZE..=crate::board::MAX_SIZE {
+            let game = Game::new(size, Rules::chinese()).unwrap();
+            for policy in [Policy::Light, Policy::Heavy] {
+                for _ in 0..3 {
+                    po.start(game.board());
+                    let out = po.run(
+                        Color::Black,
+                        game.positions(),
+                        KoRule::Positional,
+                        0.5,
+                        policy,
+                    );
+                    po.board.check_invariants().unwrap();
+                    assert!(out.length <= max_playout_moves(size));
+                    assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, 0.5));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! Liberty-level tactics: captures, ataris, self-ataris and ladders, read straight off a
+//! [`Board`] without playing anything (except the ladder reader, which plays on a scratch
+//! board it is given).
+//!
+//! These are the cheap Go facts the heavy playout policy ([`crate::playout`]) and the search
+//! priors ([`crate::patterns::move_features`]) are built from. Nothing here allocates.
+
+use crate::board::{Board, Cell, Color, NO_POINT, Point};
+
+/// Distinct chains of colour `c` next to `p`, as chain heads: `(heads, count)`.
+#[inline]
+pub fn adjacent_chains(board: &Board, p: Point, c: Color) -> ([Point; 4], usize) {
+    let want = Cell::stone(c);
+    let mut heads = [NO_POINT; 4];
+    let mut n = 0;
+    for q in board.neighbors(p) {
+        if board.cell(q) == want {
+            let h = board.chain_id(q);
+            if !heads[..n].contains(&h) {
+                heads[n] = h;
+                n += 1;
+            }
+        }
+    }
+    (heads, n)
+}
+
+/// Up to `out.len()` distinct liberties of the chain through the stone `stone`, found by
+/// walking the chain until that many are found; returns how many were written. With
+/// `out.len()` at least the chain's liberty count it lists them all.
+pub fn chain_liberties(board: &Board, stone: Point, out: &mut [Point]) -> usize {
+    let want = board.liberties(stone).min(out.len());
+    let mut n = 0;
+    if want == 0 {
+        return 0;
+    }
+    for s in board.chain_stones(stone) {
+        for q in board.neighbors(s) {
+            if board.cell(q) == Cell::Empty && !out[..n].contains(&q) {
+                out[n] = q;
+                n += 1;
+                if n == want {
+                    return n;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// The only liberty of the chain through `stone`, which must be in atari.
+#[inline]
+pub fn last_liberty(board: &Board, stone: Point) -> Point {
+    let mut out = [NO_POINT; 1];
+    chain_liberties(board, stone, &mut out);
+    out[0]
+}
+
+/// Number of stones `c` captures by playing the empty point `p`.
+#[inline]
+pub fn capture_count(board: &Board, p: Point, c: Color) -> usize {
+    let (heads, n) = adjacent_chains(board, p, c.opponent());
+    heads[..n]
+        .iter()
+        .filter(|&&h| board.liberties(h) == 1)
+        .map(|&h| board.chain_len(h))
+        .sum()
+}
+
+/// Liberties of the chain `c` would have on `p` after playing there, counted exactly up to
+/// `cap` (the answer is `min(true count, cap)`), without playing. Of the points a capture
+/// frees, only those next to `p` are counted, so for capturing moves the figure is a lower
+/// bound.
+pub fn liberties_after(board: &Board, p: Point, c: Color, cap: usize) -> usize {
+    let mut seen = [NO_POINT; 8];
+    let mut n = 0;
+    let opp = Cell::stone(c.opponent());
+    for q in board.neighbors(p) {
+        let cell = board.cell(q);
+        if cell == Cell::Empty || (cell == opp && board.liberties(q) == 1) {
+            // A captured neighbour's point is empty after the move.
+            if !seen[..n].contains(&q) {
+                seen[n] = q;
+                n += 1;
+            }
+        }
+    }
+    if n >= cap {
+        return cap;
+    }
+    let (heads, count) = adjacent_chains(board, p, c);
+    for &h in &heads[..count] {
+        let libs = board.liberties(h);
+        if libs > cap {
+            // Even without p it keeps at least `cap` liberties.
+            return cap;
+        }
+        let mut libs_of_h = [NO_POINT; 8];
+        let k = chain_liberties(board, h, &mut libs_of_h[..libs]);
+        for &q in &libs_of_h[..k] {
+            if q != p && !seen[..n].contains(&q) {
+                seen[n] = q;
+                n += 1;
+                if n >= cap {
+                    return cap;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// Whether `c` playing the empty point `p` leaves its own chain with exactly one liberty
+/// (captures included, see [`liberties_after`]). Illegal suicides count as self-atari too.
+#[inline]
+pub fn is_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    if board.empty_neighbors(p) >= 2 {
+        return false;
+    }
+    liberties_after(board, p, c, 2) < 2
+}
+
+/// Whether a self-atari of `c` at `p` may still be worth playing as a nakade: the chain it
+/// forms has at most three stones and, with its last liberty, fills a space enclosed by
+/// the opponent alone. Playing such a point shrinks the opponent's eye space to a single
+/// eye (capturing it leaves a dead shape of at most three points); any other self-atari
+/// just feeds the opponent stones.
+pub fn is_nakade_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    let (heads, count) = adjacent_chains(board, p, c);
+    let stones: usize = 1 + heads[..count]
+        .iter()
+        .map(|&h| board.chain_len(h))
+        .sum::<usize>();
+    if stones > 3 {
+        return false;
+    }
+    // Find the chain's last liberty after the move.
+    let mut lib = NO_POINT;
+    for q in board.neighbors(p) {
+        if board.cell(q) == Cell::Empty {
+            lib = q;
+        }
+    }
+    if lib == NO_POINT {
+        for &h in &heads[..count] {
+            let mut out = [NO_POINT; 2];
+            let k = chain_liberties(board, h, &mut out);
+            if let Some(&q) = out[..k].iter().find(|&&q| q != p) {
+                lib = q;
+                break;
+            }
+        }
+    }
+    if lib == NO_POINT {
+        return false;
+    }
+    // Every neighbour of that liberty is the new chain, an opponent stone or the edge.
+    let opp = Cell::stone(c.opponent());
+    board.neighbors(lib).iter().all(|&q| {
+        let cell = board.cell(q);
+        q == p
+            || cell == opp
+            || cell == Cell::Border
+            || (cell == Cell::stone(c) && heads[..count].contains(&board.chain_id(q)))
+    })
+}
+
+/// Whether playing `p` puts an opponent chain next to it into atari (without being captured
+/// right away itself: self-atari ataris do not count).
+pub fn makes_atari(board: &Board, p: Point, c: Color) -> bool {
+    let (heads, n) = adjacent_chains(board, p, c.opponent());
+    heads[..n].iter().any(|&h| board.liberties(h) == 2) && !is_self_atari(board, p, c)
+}
+
+/// Whether playing `p` lets some chain of `c` in atari next to it escape: by capturing a
+/// neighbour of that chain, or by extending so that the joined chain has two liberties or
+/// more. Ladders are not read here (see [`ladder_captures`]).
+pub fn escapes_atari(board: &Board, p: Point, c: Color) -> bool {
+    let (heads, n) = adjacent_chains(board, p, c);
+    if !heads[..n].iter().any(|&h| board.liberties(h) == 1) {
+        return false;
+    }
+    capture_count(board, p, c) > 0 || liberties_after(board, p, c, 2) >= 2
+}
+
+/// The ladder reader: whether the chain of `defender` through `stone`, which has exactly two
+/// liberties with the attacker to move, is captured in a ladder. The attacker keeps giving
+/// atari from the side that leaves the defender fewest liberties after its escape; the
+/// defender escapes when it reaches three liberties or can capture an attacking stone.
+/// Copies `board` to `scratch` and reads there, at most `max_plies` ataris (a longer ladder
+/// counts as escaped).
+pub fn ladder_captures(
+    scratch: &mut Board,
+    board: &Board,
+    stone: Point,
+    defender: Color,
+    max_plies: usize,
+) -> bool {
+    scratch.copy_from(board);
+    read_ladder(scratch, stone, defender, max_plies)
+}
+
+/// [`ladder_captures`] played out on `board` itself (which it changes).
+pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: usize) -> bool {
+    let scratch = board;
+    let attacker = defender.opponent();
+    for _ in 0..max_plies {
+        let mut libs = [NO_POINT; 2];
+        if chain_liberties(scratch, stone, &mut libs) != 2 {
+            return false;
+        }
+        // Choose the atari after which the defender's escape gains fewest liberties.
+        let mut best: Option<(Point, Point, usize)> = None;
+        for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if !scratch.is_legal(atari, attacker) || is_self_atari(scratch, atari, attacker) {
+                continue;
+            }
+            // Liberties after the escape: those of `escape` itself, since the chain's only
+            // other liberty is taken; approximate by counting on the board as it stands.
+            let gain = scratch.empty_neighbors(escape)
+                - usize::from(scratch.neighbors(escape).contains(&atari));
+            if best.is_none_or(|b| gain < b.2) {
+                best = Some((atari, escape, gain));
+            }
+        }
+        let Some((atari, escape, _)) = best else {
+            return false;
+        };
+        scratch.play(atari, attacker);
+        // The defender may capture an attacker chain next to it that is now in atari.
+        if defender_can_capture(scratch, stone, defender) {
+            return false;
+        }
+        if !scratch.is_legal(escape, defender) {
+            return true;
+        }
+        scratch.play(escape, defender);
+        match scratch.liberties(stone) {
+            0 | 1 => return true,
+            2 => continue,
+            _ => return false,
+        }
+    }
+    // Too long to read: assume the ladder fails for the attacker (the chain escapes).
+    false
+}
+
+/// Whether some attacker chain touching the defender's chain through `stone` is in atari.
+fn defender_can_capture(board: &Board, stone: Point, defender: Color) -> bool {
+    let opp = Cell::stone(defender.opponent());
+    board.chain_stones(stone).any(|s| {
+        board
+            .neighbors(s)
+            .iter()
+            .any(|&q| board.cell(q) == opp && board.liberties(q) == 1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    /// A board from rows written top (highest row) first: `X` black, `O` white.
+    pub(crate) fn board_from(rows: &[&str]) -> Board {
+        let size = rows.len();
+        let mut b = Board::new(size);
+        for (i, row) in rows.iter().enumerate() {
+            let r = size - 1 - i;
+            for (c, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
+                let color = match ch {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                let p = b.point(c, r);
+                b.place_setup_stone(p, color).expect("valid diagram");
+            }
+        }
+        b
+    }
+
+    fn pt(b: &Board, name: &str) -> Point {
+        match b.parse_move(name) {
+            Ok(Move::Play(p)) => p,
+            _ => panic!("bad vertex {name}"),
+        }
+    }
+
+    #[test]
+    fn self_atari_cases() {
+        // Black B3-C3 is in atari (its only liberty is C2).
+        let b = board_from(&[
+            ". . . . .", //
+            ". O O . .",
+            "O X X O .",
+            ". O . . .",
+            ". . . . .",
+        ]);
+        assert_eq!(b.liberties(pt(&b, "B3")), 1);
+        // Black C2 joins it and has D2 and C1: two liberties, no self-atari.
+        assert_eq!(liberties_after(&b, pt(&b, "C2"), Color::Black, 10), 2);
+        assert!(!is_self_atari(&b, pt(&b, "C2"), Color::Black));
+        // Black A2 touches white A3 and B2 and keeps only A1: self-atari.
+        assert_eq!(liberties_after(&b, pt(&b, "A2"), Color::Black, 10), 1);
+        assert!(is_self_atari(&b, pt(&b, "A2"), Color::Black));
+        // White C2 captures B3-C3.
+        assert_eq!(capture_count(&b, pt(&b, "C2"), Color::White), 2);
+        assert!(!is_self_atari(&b, pt(&b, "C2"), Color::White));
+    }
+
+    #[test]
+    fn capture_escape_and_atari() {
+        let b = board_from(&[
+            ". . . . .", //
+            ". . O . .",
+            ". O X O .",
+            ". . . . .",
+            ". . . . .",
+        ]);
+        let (c2, b2) = (pt(&b, "C2"), pt(&b, "B2"));
+        // Black C3's only liberty is C2; extending there gives B2, D2, C1.
+        assert_eq!(last_liberty(&b, pt(&b, "C3")), c2);
+        assert_eq!(liberties_after(&b, c2, Color::Black, 10), 3);
+        assert!(escapes_atari(&b, c2, Color::Black));
+        assert!(!escapes_atari(&b, b2, Color::Black));
+        // White C2 captures the stone.
+        assert_eq!(capture_count(&b, c2, Color::White), 1);
+        assert_eq!(capture_count(&b, b2, Color::White), 0);
+        // White B3 has A3, B4 and B2: black B2 leaves it two, no atari.
+        assert!(!makes_atari(&b, b2, Color::Black));
+        let mut b = b;
+        b.play(pt(&b, "A3"), Color::Black);
+        // Now white B3 has B4 and B2: black B2 ataris it.
+        assert!(makes_atari(&b, b2, Color::Black));
+    }
+
+    #[test]
+    fn nakade_self_atari_inside_an_opponent_eye() {
+        // White's straight three eye B3 C3 D3 with a black stone in the middle.
+        let b = board_from(&[
+            ". . . . . .", //
+            ". . . . . .",
+            "O O O O O .",
+            "O . X . O .",
+            "O O O O O .",
+            ". . . . . .",
+        ]);
+        // Black B3 joins C3: the chain B3 C3 keeps only D3, whose other neighbours are all
+        // white: a nakade self-atari.
+        let b3 = pt(&b, "B3");
+        assert!(is_self_atari(&b, b3, Color::Black));
+        assert!(is_nakade_self_atari(&b, b3, Color::Black));
+        // Without the middle stone, black B3 is a self-atari whose liberty C3 still touches
+        // the empty D3: no nakade (the vital point is C3, which is no self-atari).
+        let b = board_from(&[
+            ". . . . . .", //
+            ". . . . . .",
+            "O O O O O .",
+            "O . . . O .",
+            "O O O O O .",
+            ". . . . . .",
+        ]);
+        assert!(is_self_atari(&b, b3, Color::Black));
+        assert!(!is_nakade_self_atari(&b, b3, Color::Black));
+        assert!(!is_self_atari(&b, pt(&b, "C3"), Color::Black));
+        // A stone thrown against a wall with open space behind its liberty: no nakade.
+        let b = board_from(&[
+            ". . . . .", //
+            ". . . . .",
+            ". O . . .",
+            "O . O . .",
+            ". . . . .",
+        ]);
+        let b2 = pt(&b, "B2");
+        assert!(is_self_atari(&b, b2, Color::Black));
+        assert!(!is_nakade_self_atari(&b, b2, Color::Black));
+    }
+
+    #[test]
+    fn ladder_reading() {
+        // Black C3-D3 in atari at D4. Extending to D4 leaves E4 and D5; white chases with
+        // D5, E5... up the diagonal to the upper right edge: the ladder works.
+        let rows = [
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . O . . . . . .",
+            ". O X X O . . . .",
+            ". . O O . . . . .",
+            ". . . . . . . . .",
+        ];
+        let b = board_from(&rows);
+        let (c3, d4) = (pt(&b, "C3"), pt(&b, "D4"));
+        assert_eq!(b.liberties(c3), 1);
+        let mut ext = b.clone();
+        ext.play(d4, Color::Black);
+        assert_eq!(ext.liberties(c3), 2);
+        let mut scratch = Board::new(9);
+        assert!(ladder_captures(&mut scratch, &ext, c3, Color::Black, 40));
+        // A black ladder breaker at G7 on that diagonal: the ladder fails.
+        let mut rows_breaker = rows;
+        rows_breaker[2] = ". . . . . . X . .";
+        let b = board_from(&rows_breaker);
+        let mut ext = b.clone();
+        ext.play(d4, Color::Black);
+        assert!(!ladder_captures(&mut scratch, &ext, c3, Color::Black, 40));
+        // Too short a reading budget counts as an escape.
+        let b = board_from(&rows);
+        let mut ext = b.clone();
+        ext.play(d4, Color::Black);
+        assert!(!ladder_captures(&mut scratch, &ext, c3, Color::Black, 3));
+    }
+}
