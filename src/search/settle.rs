@@ -1,0 +1,145 @@
+//! Counting a position as if the game ended now: stones judged dead are taken off, then area is
+//! counted (stones plus empty regions bordered by one colour only).
+//!
+//! The search uses this for the end of the game: a tree line ending in two passes is scored
+//! this way, and before passing the engine checks that the count wins. Dead stones come from
+//! playout ownership: a stone is dead when the opponent owned its point at the end of most
+//! playouts.
+
+use crate::board::{Board, Cell, Color, MAX_POINTS, Point};
+
+/// Per point: the share of playouts Black owned it minus the share White did (-1..1).
+pub type Ownership = [f32; MAX_POINTS];
+
+/// Stones judged dead: true on points holding a dead stone.
+pub type DeadStones = [bool; MAX_POINTS];
+
+/// The stones whose point the opponent owned in more than `threshold` (0.5..1) of the
+/// playouts summarised by `ownership`.
+pub fn dead_stones(board: &Board, ownership: &Ownership, threshold: f32) -> DeadStones {
+    let mut dead = [false; MAX_POINTS];
+    for p in board.points() {
+        let o = ownership[p as usize];
+        dead[p as usize] = match board.cell(p) {
+            Cell::Black => o < -(2.0 * threshold - 1.0),
+            Cell::White => o > 2.0 * threshold - 1.0,
+            _ => false,
+        };
+    }
+    dead
+}
+
+/// Whether some stone of `c` is marked dead.
+pub fn has_dead(board: &Board, dead: &DeadStones, c: Color) -> bool {
+    board
+        .points()
+        .any(|p| dead[p as usize] && board.cell(p) == Cell::stone(c))
+}
+
+/// Black's area minus White's area minus `komi`, with the `dead` stones taken off first.
+/// Allocates nothing.
+pub fn settled_score(board: &Board, dead: &DeadStones, komi: f32) -> f32 {
+    let area = settled_area(board, dead);
+    area[0] as f32 - area[1] as f32 - komi
+}
+
+/// The area of Black and White with the `dead` stones taken off.
+pub fn settled_area(board: &Board, dead: &DeadStones) -> [u32; 2] {
+    // 0 = not visited, 1 = visited.
+    let mut seen = [false; MAX_POINTS];
+    let mut stack = [0 as Point; MAX_POINTS];
+    let mut area = [0u32; 2];
+    let live = |p: Point| -> Option<Color> {
+        let c = board.cell(p).color()?;
+        (!dead[p as usize]).then_some(c)
+    };
+    for p in board.points() {
+        if let Some(c) = live(p) {
+            area[c.index()] += 1;
+            continue;
+        }
+        if seen[p as usize] {
+            continue;
+        }
+        // Flood the region of empty points and dead stones through p.
+        let mut touches = [false; 2];
+        let mut size = 0u32;
+        let mut top = 1;
+        stack[0] = p;
+        seen[p as usize] = true;
+        while top > 0 {
+            top -= 1;
+            let q = stack[top];
+            size += 1;
+            for n in board.neighbors(q) {
+                if board.cell(n) == Cell::Border {
+                    continue;
+                }
+                if let Some(c) = live(n) {
+                    touches[c.index()] = true;
+                } else if !seen[n as usize] {
+                    seen[n as usize] = true;
+                    stack[top] = n;
+                    top += 1;
+                }
+            }
+        }
+        match touches {
+            [true, false] => area[0] += size,
+            [false, true] => area[1] += size,
+            _ => {}
+        }
+    }
+    area
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::rules::Rules;
+
+    #[test]
+    fn dead_stones_count_for_the_surrounding_side() {
+        // 5x5: Black wall on column B, White wall on column D, a white stone at A3 inside
+        // Black's side.
+        let mut g = Game::new(5, Rules::chinese()).unwrap();
+        let moves = [
+            ("B1", Color::Black),
+            ("D1", Color::White),
+            ("B2", Color::Black),
+            ("D2", Color::White),
+            ("B3", Color::Black),
+            ("D3", Color::White),
+            ("B4", Color::Black),
+            ("D4", Color::White),
+            ("B5", Color::Black),
+            ("D5", Color::White),
+            ("C3", Color::Black),
+            ("A3", Color::White),
+        ];
+        for (v, c) in moves {
+            let m = g.board().parse_move(v).unwrap();
+            g.play(m, c).unwrap();
+        }
+        let b = g.board();
+        let none = [false; MAX_POINTS];
+        // All alive: Black B column 5 + C3 = 6, A column touches White A3: neutral, so
+        // Black 6; White D column 5 + E column 5 = 10, A3 = 1: 11. C column: C1,C2,C4,C5
+        // touch both: neutral.
+        assert_eq!(settled_area(b, &none), [6, 11]);
+        let mut dead = [false; MAX_POINTS];
+        let Ok(crate::board::Move::Play(a3)) = b.parse_move("A3") else {
+            panic!()
+        };
+        dead[a3 as usize] = true;
+        // A3 dead: the whole A column (5) is Black's.
+        assert_eq!(settled_area(b, &dead), [11, 10]);
+        assert_eq!(settled_score(b, &dead, 0.5), 0.5);
+        let mut own = [0.0f32; MAX_POINTS];
+        own[a3 as usize] = 0.9;
+        assert_eq!(dead_stones(b, &own, 0.5), dead);
+        assert!(has_dead(b, &dead, Color::White));
+        assert!(!has_dead(b, &dead, Color::Black));
+    }
+}
