@@ -8,6 +8,7 @@
 //!
 //! Every failure is an `?` answer: bad input never panics and never changes state.
 
+mod analyze_commands;
 mod core_commands;
 mod engine;
 mod sgf_commands;
@@ -82,6 +83,7 @@ pub fn command_table() -> impl Iterator<Item = &'static CommandSpec> {
         .iter()
         .chain(time_commands::COMMANDS.iter())
         .chain(sgf_commands::COMMANDS.iter())
+        .chain(analyze_commands::COMMANDS.iter())
 }
 
 /// Looks up a command by name.
