@@ -3,10 +3,11 @@
 //! it), and how much of it one move may spend ([`Clock::budget`]).
 //!
 //! The budget keeps a safety margin for the time the controller counts but the search does not
-//! see (process scheduling, pipes, the GUI): a fixed `lag` per move plus a few percent. In main
-//! time a move gets its share of what is left over the moves the game is still expected to
-//! last, plus part of the overtime a move can always use; in overtime it gets its share of the
-//! period. "Now" comes from a [`TimeSource`], so tests can drive a simulated clock without
+//! see (process scheduling, pipes, the GUI): `lag` seconds on every move's deadline, 5% of what
+//! is left, and in main time [`MOVE_RESERVE`] for each move still expected, so that a long game
+//! can be finished. In main time a move gets its share of what is left over the moves the game
+//! is still expected to last, plus part of the overtime a move can always use; in overtime it
+//! gets its share of the period. "Now" comes from a [`TimeSource`], so tests can drive a simulated clock without
 //! sleeping.
 
 use std::fmt;
@@ -85,6 +86,11 @@ pub const DEFAULT_LAG: f64 = 0.3;
 
 /// The shortest budget ever given: answering faster helps nobody.
 const MIN_MOVE: f64 = 0.02;
+
+/// Seconds kept in main time for each move the game is still expected to last: what a move
+/// costs at the least (the shortest search plus the usual controller overhead), so a long game
+/// can still be finished quickly.
+pub const MOVE_RESERVE: f64 = 0.05;
 
 impl Clock {
     /// Sets the time system and resets both clocks to its start.
@@ -225,7 +231,7 @@ impl Clock {
         // What main time can give this move, leaving a reserve for the moves to come, plus
         // `extra` seconds the move may take beyond main time without harm.
         let main_phase = |left: f64, extra: f64| {
-            let usable = (left * 0.95 - lag).max(0.0);
+            let usable = (left * 0.95 - lag - MOVE_RESERVE * moves_left).max(0.0);
             let target = usable / moves_left + 0.5 * extra;
             secs(target, (3.0 * target).min(usable * 0.25 + extra))
         };

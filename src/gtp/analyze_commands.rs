@@ -219,6 +219,8 @@ struct InfoWriter<'a> {
     board: Board,
     dialect: Dialect,
     args: AnalyzeArgs,
+    /// Whose point of view the ownership takes.
+    color: Color,
     signals: Arc<Signals>,
     /// Analysis stops on any new command; a genmove only on an interrupt.
     stop_on_pending: bool,
@@ -235,10 +237,14 @@ impl Observer for InfoWriter<'_> {
         if self.broken || summary.candidates.is_empty() {
             return;
         }
+        let own = summary
+            .ownership
+            .as_ref()
+            .map(|o| ownership_for(&self.board, o, self.color));
         let line = info_line(
             &self.board,
             summary,
-            None,
+            own.as_deref(),
             self.dialect,
             self.args.max_moves,
             self.args.min_moves,
@@ -249,6 +255,10 @@ impl Observer for InfoWriter<'_> {
         {
             self.broken = true;
         }
+    }
+
+    fn wants_ownership(&self) -> bool {
+        self.args.ownership
     }
 
     fn should_stop(&self) -> bool {
@@ -287,6 +297,7 @@ fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result
         board,
         dialect,
         args,
+        color,
         signals: Arc::clone(&engine.signals),
         stop_on_pending: true,
         broken: false,
@@ -348,6 +359,7 @@ fn genmove_analyze(
         board: engine.game.board().clone(),
         dialect,
         args,
+        color,
         signals: Arc::clone(&engine.signals),
         stop_on_pending: false,
         broken: false,
@@ -398,7 +410,11 @@ fn analyze_gfx(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, Strin
         let mut var = String::from("VAR");
         let mut c = color;
         for &m in &best.pv {
-            var.push_str(&format!(" {} {}", c.letter().to_ascii_lowercase(), board.move_name(m)));
+            var.push_str(&format!(
+                " {} {}",
+                c.letter().to_ascii_lowercase(),
+                board.move_name(m)
+            ));
             c = c.opponent();
         }
         lines.push(var);
@@ -505,7 +521,10 @@ mod tests {
             "info move E5 visits 120 winrate 5423 prior 812 lcb 5100 order 0 pv E5 D3"
         );
         let kata = info_segment(&board, &c, 1, Dialect::Kata);
-        assert!(kata.starts_with("info move E5 visits 120 winrate 0.542300 "), "{kata}");
+        assert!(
+            kata.starts_with("info move E5 visits 120 winrate 0.542300 "),
+            "{kata}"
+        );
         assert!(kata.contains(" scoreLead 2.500 "));
         assert!(kata.ends_with(" order 1 pv E5 D3"));
     }

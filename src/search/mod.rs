@@ -31,7 +31,7 @@ use crate::rules::{HandicapCompensation, KoRule};
 use priors::{PriorWeights, liberties_after, move_prior};
 use settle::{DeadStones, Ownership, dead_stones, has_dead, settled_score};
 use tree::{NodeId, Tree};
-use worker::{Shared, Worker};
+use worker::{OwnershipCounts, Shared, Worker};
 
 /// The total komi White receives, handicap compensation included.
 pub fn effective_komi(game: &Game) -> f32 {
@@ -222,6 +222,8 @@ pub struct Summary {
     pub root_visits: u32,
     /// Nodes in use and the capacity of the tree.
     pub nodes: (usize, usize),
+    /// Ownership so far (Black +1 .. White -1 per point index), when the observer asked.
+    pub ownership: Option<Vec<f32>>,
 }
 
 impl Summary {
@@ -267,6 +269,10 @@ pub trait Observer {
     fn report(&mut self, summary: &Summary);
     /// Whether the search should stop now (interrupt, or a new command for analysis).
     fn should_stop(&self) -> bool;
+    /// Whether summaries should carry the ownership so far.
+    fn wants_ownership(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that only logs progress to stderr every second.
@@ -317,6 +323,8 @@ pub struct Searcher {
     tree: Option<Tree>,
     key: Option<RootKey>,
     workers: Vec<Worker>,
+    /// Per thread: who owned each point at the end of its playouts in this search.
+    ownership: Vec<OwnershipCounts>,
     searches: u64,
     /// Consecutive searches whose best win rate was below the resign threshold.
     hopeless_streak: u32,
@@ -335,6 +343,7 @@ impl Searcher {
             tree: None,
             key: None,
             workers: Vec::new(),
+            ownership: Vec::new(),
             searches: 0,
             hopeless_streak: 0,
             last_move_number: 0,
@@ -368,13 +377,16 @@ impl Searcher {
         let base_seed = self.config.seed.unwrap_or_else(rand::random);
         while self.workers.len() < threads {
             self.workers.push(Worker::new(base_seed));
+            self.ownership.push(OwnershipCounts::new());
         }
         for (t, w) in self.workers.iter_mut().enumerate() {
             let seed = base_seed
                 ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ self.searches.wrapping_mul(0xD1B5_4A32_D192_ED03);
             w.reseed(seed);
-            w.ownership.clear();
+        }
+        for o in &self.ownership {
+            o.clear();
         }
         self.searches += 1;
 
@@ -457,9 +469,11 @@ impl Searcher {
         let target = limits.time.map(|t| start + t);
         let shared = &shared;
         let control_ref = &control;
+        let counts = &self.ownership[..threads];
         std::thread::scope(|scope| {
             for (t, worker) in self.workers[..threads].iter_mut().enumerate() {
-                scope.spawn(move || run_worker(worker, shared, control_ref, t == 0));
+                let own = &counts[t];
+                scope.spawn(move || run_worker(worker, shared, own, control_ref, t == 0));
             }
             let mut next_log = start + Duration::from_secs(1);
             let interval = observer.interval();
@@ -483,7 +497,10 @@ impl Searcher {
                 if let (Some(at), Some(i)) = (next_report, interval)
                     && now >= at
                 {
-                    let s = summarize(&tree, color, control.done.load(Relaxed), start);
+                    let mut s = summarize(&tree, color, control.done.load(Relaxed), start);
+                    if observer.wants_ownership() {
+                        s.ownership = merge_ownership(counts).map(|o| o.to_vec());
+                    }
                     observer.report(&s);
                     next_report = Some(Instant::now().max(at + i));
                 }
@@ -499,18 +516,9 @@ impl Searcher {
         });
         let playouts = control.done.load(Relaxed);
         let summary = summarize(&tree, color, playouts, start);
-        let mut ownership = Box::new([0.0f32; MAX_POINTS]);
-        let mut total = 0;
-        for w in &self.workers[..threads] {
-            total += w.ownership.add_to(&mut ownership);
-        }
-        if total > 0 {
-            for o in ownership.iter_mut() {
-                *o /= total as f32;
-            }
-        } else if let Some(own) = primed {
-            ownership = own;
-        }
+        let ownership = merge_ownership(&self.ownership[..threads])
+            .or(primed)
+            .unwrap_or_else(|| Box::new([0.0; MAX_POINTS]));
         let score = tree.root().mean_score().unwrap_or(0.0);
         self.tree = Some(tree);
         SearchResult {
@@ -680,7 +688,13 @@ struct Control {
 }
 
 /// A search thread's loop: simulations until a limit or a stop.
-fn run_worker(worker: &mut Worker, shared: &Shared<'_>, control: &Control, first: bool) {
+fn run_worker(
+    worker: &mut Worker,
+    shared: &Shared<'_>,
+    ownership: &OwnershipCounts,
+    control: &Control,
+    first: bool,
+) {
     loop {
         if control.stop.load(Relaxed) {
             break;
@@ -689,7 +703,7 @@ fn run_worker(worker: &mut Worker, shared: &Shared<'_>, control: &Control, first
         if k >= control.playout_limit {
             break;
         }
-        worker.simulate(shared);
+        worker.simulate(shared, ownership);
         let done = control.done.fetch_add(1, Relaxed) + 1;
         if control.deadline.is_some_and(|d| Instant::now() >= d) {
             control.stop.store(true, Relaxed);
@@ -703,6 +717,20 @@ fn run_worker(worker: &mut Worker, shared: &Shared<'_>, control: &Control, first
         }
     }
     control.running.fetch_sub(1, Release);
+}
+
+/// The ownership (Black's share minus White's, per point) over the playouts counted in
+/// `counts`, or `None` before the first playout.
+fn merge_ownership(counts: &[OwnershipCounts]) -> Option<Box<Ownership>> {
+    let mut own = Box::new([0.0f32; MAX_POINTS]);
+    let total: u32 = counts.iter().map(|c| c.add_to(&mut own)).sum();
+    if total == 0 {
+        return None;
+    }
+    for o in own.iter_mut() {
+        *o /= total as f32;
+    }
+    Some(own)
 }
 
 /// Whether the most visited root move stays ahead whatever the rest of the budget does.
@@ -807,6 +835,7 @@ fn summarize(tree: &Tree, color: Color, playouts: u64, start: Instant) -> Summar
         candidates,
         root_visits: root.visits(),
         nodes: (tree.arena.used(), tree.arena.capacity()),
+        ownership: None,
     }
 }
 

@@ -51,8 +51,15 @@ pub struct OwnershipCounts {
     total: AtomicU32,
 }
 
+impl Default for OwnershipCounts {
+    fn default() -> OwnershipCounts {
+        OwnershipCounts::new()
+    }
+}
+
 impl OwnershipCounts {
-    fn new() -> OwnershipCounts {
+    /// Zero counts.
+    pub fn new() -> OwnershipCounts {
         OwnershipCounts {
             black: (0..MAX_POINTS).map(|_| AtomicU32::new(0)).collect(),
             white: (0..MAX_POINTS).map(|_| AtomicU32::new(0)).collect(),
@@ -139,8 +146,6 @@ pub struct Worker {
     tree_moves: Vec<Move>,
     first: FirstPlay,
     expand_moves: Vec<(Move, u32, f32)>,
-    /// Ownership at the end of this thread's playouts.
-    pub ownership: OwnershipCounts,
 }
 
 impl Worker {
@@ -152,7 +157,6 @@ impl Worker {
             tree_moves: Vec::with_capacity(512),
             first: FirstPlay::new(),
             expand_moves: Vec::with_capacity(MAX_POINTS + 1),
-            ownership: OwnershipCounts::new(),
         }
     }
 
@@ -161,8 +165,9 @@ impl Worker {
         self.playout.rng = crate::rng::Rng::new(seed);
     }
 
-    /// Runs one simulation from the root; returns its result for Black (0, ½ or 1).
-    pub fn simulate(&mut self, s: &Shared<'_>) -> f64 {
+    /// Runs one simulation from the root, counting the final owners in `ownership`; returns
+    /// its result for Black (0, ½ or 1).
+    pub fn simulate(&mut self, s: &Shared<'_>, ownership: &OwnershipCounts) -> f64 {
         let tree = s.tree;
         self.playout.start(s.root_board);
         self.path.clear();
@@ -215,8 +220,7 @@ impl Worker {
             settled_score(&self.playout.board, s.dead, s.komi) as f64
         } else {
             let out = self.playout.run(color, s.history, s.ko, s.komi, s.policy);
-            self.ownership
-                .record(&self.playout.board, &self.playout.owners);
+            ownership.record(&self.playout.board, &self.playout.owners);
             out.score as f64
         };
         let black_value = value_of_score(score, s.params.score_weight as f64);
