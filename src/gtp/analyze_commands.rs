@@ -323,7 +323,7 @@ fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result
             writer.args.min_moves,
         ) + "\n"
     };
-    let _ = write!(call.out, "{line}\n");
+    let _ = writeln!(call.out, "{line}");
     let _ = call.out.flush();
     Ok(String::new())
 }
