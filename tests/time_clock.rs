@@ -88,12 +88,10 @@ impl RefereeClock {
 
     /// What a server would send with `time_left`.
     fn report(&self) -> (f64, u32) {
-        if !self.in_overtime {
-            (self.main, 0)
-        } else if self.stones_left > 0 && self.period_left > 0.0 && self.periods_left == 0 {
+        if self.in_overtime {
             (self.period_left, self.stones_left)
         } else {
-            (self.period_left, self.stones_left)
+            (self.main, 0)
         }
     }
 }
