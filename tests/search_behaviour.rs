@@ -60,7 +60,7 @@ fn same_seed_same_game() {
 
 #[test]
 fn self_play_is_legal_and_games_end() {
-    for (size, seed) in [(5, 1), (7, 2), (7, 3), (9, 4)] {
+    for (size, seed) in [(2, 1), (3, 1), (5, 1), (7, 2), (7, 3), (9, 4)] {
         let mut e = engine(size, 300, seed);
         let mut color = Color::Black;
         let mut passes = 0;

@@ -67,7 +67,7 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            explore: 0.2,
+            explore: 0.0,
             rave_equiv: 3000.0,
             expand_threshold: 0,
             score_weight: 0.0,

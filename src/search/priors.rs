@@ -6,8 +6,8 @@
 //! rules know: captures (especially of stones just played or of big chains), escaping from
 //! atari, putting a chain in atari, self-atari (bad, except a small throw-in), nearness to the
 //! last two moves (local answers are usually right), and the edge (first and second line moves
-//! far from every stone are usually wrong). Passing gets a low prior: it is right only when
-//! nothing else is.
+//! far from every stone are usually wrong, the third and fourth lines right on big boards).
+//! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
 
@@ -34,6 +34,8 @@ pub struct PriorWeights {
     pub second_line: u32,
     /// Third line with no stone nearby, on big boards (as wins).
     pub third_line: u32,
+    /// Fourth line with no stone nearby, on big boards (as wins).
+    pub fourth_line: u32,
     /// Passing (as losses) while there is still room to play.
     pub pass: u32,
 }
@@ -53,6 +55,7 @@ impl PriorWeights {
             first_line: if big { 30 } else { 10 },
             second_line: if big { 10 } else { 0 },
             third_line: if big { 10 } else { 0 },
+            fourth_line: if big { 6 } else { 0 },
             pass: if big { 40 } else { 20 },
         }
     }
@@ -71,6 +74,7 @@ impl PriorWeights {
             "first_line" => &mut self.first_line,
             "second_line" => &mut self.second_line,
             "third_line" => &mut self.third_line,
+            "fourth_line" => &mut self.fourth_line,
             "pass" => &mut self.pass,
             "throw_in_max" => {
                 self.throw_in_max = value as usize;
@@ -191,15 +195,16 @@ pub fn move_prior(board: &Board, mv: Move, c: Color, w: &PriorWeights) -> (u32, 
     }
 
     // Lines: far from every stone, the first line is bad; on big boards the second line too,
-    // the third good.
+    // the third and fourth good.
     let (col, row) = board.col_row(p);
     let size = board.size();
     let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
-    if line <= 2 && size >= 7 && !stones_within(board, p, 2) {
+    if line <= 3 && size >= 7 && !stones_within(board, p, 2) {
         match line {
             0 => acc.add(w.first_line, 0.0),
             1 => acc.add(w.second_line, 0.0),
-            _ => acc.add(w.third_line, 1.0),
+            2 => acc.add(w.third_line, 1.0),
+            _ => acc.add(w.fourth_line, 1.0),
         }
     }
     acc.finish()
