@@ -205,3 +205,19 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_memory;
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(parse_memory("4G"), Ok(4 << 30));
+        assert_eq!(parse_memory("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_memory("2097152"), Ok(2 << 20));
+        assert!(parse_memory("12X").is_err());
+        assert!(parse_memory("G").is_err());
+        assert!(parse_memory("10K").is_err(), "below the 1M minimum");
+    }
+}

@@ -959,3 +959,37 @@ fn is_settled(game: &Game, color: Color, ownership: &Ownership) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_from_text() {
+        let mut p = Params::default();
+        p.set("explore=0.3").unwrap();
+        assert_eq!(p.explore, 0.3);
+        p.set("prior.capture=50").unwrap();
+        assert_eq!(p.priors_for(9).capture, 50);
+        assert_eq!(p.priors_for(19).capture, 50);
+        assert!(p.set("explore").is_err());
+        assert!(p.set("explore=-1").is_err());
+        assert!(p.set("explore=x").is_err());
+        assert!(p.set("frobnicate=1").is_err());
+        assert!(p.set("prior.frobnicate=1").is_err());
+        assert_eq!(p.expand_threshold_for(9), 2);
+        p.set("expand_threshold=5").unwrap();
+        assert_eq!(p.expand_threshold_for(19), 5);
+    }
+
+    #[test]
+    fn effective_komi_adds_the_handicap_compensation() {
+        let mut g = Game::new(9, crate::rules::Rules::chinese()).unwrap();
+        assert_eq!(effective_komi(&g), 7.5);
+        g.set_handicap_count(3);
+        assert_eq!(effective_komi(&g), 10.5);
+        let mut j = Game::new(9, crate::rules::Rules::japanese()).unwrap();
+        j.set_handicap_count(3);
+        assert_eq!(effective_komi(&j), j.komi());
+    }
+}
