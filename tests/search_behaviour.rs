@@ -65,7 +65,7 @@ fn self_play_is_legal_and_games_end() {
         let mut color = Color::Black;
         let mut passes = 0;
         let mut ended = false;
-        for _ in 0..(3 * size * size) {
+        for _ in 0..(3 * size * size + 20) {
             // Every generated move is played through Game::play, which refuses anything
             // illegal (superko included): an error answer fails the test.
             let mv = ok(e.execute(&format!("genmove {}", color.letter())));

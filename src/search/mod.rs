@@ -29,7 +29,9 @@ use crate::playout::Policy;
 use crate::rules::{HandicapCompensation, KoRule};
 
 use priors::{PriorWeights, liberties_after, move_prior};
-use settle::{DeadStones, Ownership, dead_stones, has_dead, settled_score};
+use settle::{
+    DeadStones, Ownership, dead_stones, has_dead, pessimistic_dead_stones, settled_score,
+};
 use tree::{NodeId, Tree};
 use worker::{OwnershipCounts, Shared, Worker};
 
@@ -546,7 +548,9 @@ impl Searcher {
         self.last_move_number = game.move_number();
         let komi = effective_komi(game);
         let dead = dead_stones(board, &result.ownership, 0.5);
-        let settled = settled_score(board, &dead, komi);
+        // Before passing (which may end the game), count erring against ourselves.
+        let careful = pessimistic_dead_stones(board, &result.ownership, color);
+        let settled = settled_score(board, &careful, komi);
         let settled_for_us = if color == Color::Black {
             settled
         } else {
@@ -569,9 +573,17 @@ impl Searcher {
             }
             let handicap_white = game.handicap() > 0 && color == Color::White;
             let min_moves = size * size / if handicap_white { 2 } else { 4 };
+            // Resigning errs the other way: count as the opponent would before passing.
+            let hopeful = pessimistic_dead_stones(board, &result.ownership, color.opponent());
+            let hopeful_score = settled_score(board, &hopeful, komi);
+            let lost_even_hopefully = if color == Color::Black {
+                hopeful_score < 0.0
+            } else {
+                hopeful_score > 0.0
+            };
             if self.hopeless_streak >= self.config.params.resign_streak.max(1)
                 && game.move_number() >= min_moves
-                && settled_for_us < 0.0
+                && lost_even_hopefully
             {
                 return Decision::Resign;
             }
