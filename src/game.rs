@@ -185,13 +185,16 @@ impl Game {
         self.to_move
     }
 
-    /// Sets who plays next (SGF `PL`, GUIs that set up positions).
+    /// Sets who plays next (SGF `PL`, GUIs that set up positions). The current position is
+    /// recorded with the new player to move, so situational superko sees what really stands.
     pub fn set_to_move(&mut self, c: Color) {
         if self.history.is_empty() {
             self.to_move = c;
             self.reset_positions();
         } else {
+            self.positions.remove(self.board.hash(), self.to_move);
             self.to_move = c;
+            self.positions.insert(self.board.hash(), c);
         }
     }
 
@@ -339,7 +342,7 @@ impl Game {
             return Err("board not empty".into());
         }
         if points.len() < 2 {
-            return Err("invalid handicap: at least two stones".into());
+            return Err("invalid number of stones: at least two stones".into());
         }
         let mut board = self.board.clone();
         for &p in points {
@@ -380,6 +383,31 @@ impl Game {
     pub fn set_handicap_count(&mut self, n: usize) {
         self.handicap = n;
     }
+
+    /// Makes `stones` the whole starting position, replacing every stone on the board (the
+    /// ruleset's 座子 included) before the first move: an SGF file describes its position
+    /// completely. Fails, changing nothing, after a move or if a chain would have no liberty.
+    /// The handicap count is reset (see [`Game::set_handicap_count`]).
+    pub fn set_setup_position(&mut self, stones: &[(Point, Color)]) -> Result<(), String> {
+        if !self.history.is_empty() {
+            return Err("setup stones are only allowed before the first move".into());
+        }
+        let mut board = Board::new(self.board.size());
+        for &(p, c) in stones {
+            board.place_setup_stone(p, c).map_err(|e| {
+                let why = match e {
+                    Illegal::Suicide => "would leave a chain without liberties".to_string(),
+                    e => e.to_string(),
+                };
+                format!("setup stone {}: {why}", self.board.vertex_name(p))
+            })?;
+        }
+        self.board = board;
+        self.setup = stones.to_vec();
+        self.handicap = 0;
+        self.reset_positions();
+        Ok(())
+    }
 }
 
 /// Checks a requested board size.
@@ -410,9 +438,9 @@ pub fn fixed_handicap_points(size: usize, n: usize) -> Result<Vec<(usize, usize)
     let max = max_fixed_handicap(size);
     if n < 2 || n > max {
         return Err(if max == 0 {
-            format!("invalid handicap: no fixed handicap on {size}x{size}")
+            format!("invalid number of stones: no fixed handicap on {size}x{size}")
         } else {
-            format!("invalid handicap: {n} (use 2 to {max} on {size}x{size})")
+            format!("invalid number of stones: {n} (use 2 to {max} on {size}x{size})")
         });
     }
     let edge = if size < 13 { 2 } else { 3 };
@@ -515,6 +543,24 @@ mod tests {
         assert!(!g.is_legal(mv(&g, "B2"), Color::White));
         g.set_ko_rule(KoRule::Simple);
         assert_eq!(g.check_move(mv(&g, "B2"), Color::White), Err(Illegal::Ko));
+    }
+
+    #[test]
+    fn changing_the_player_to_move_rerecords_the_position() {
+        // Black captures at C2 and White passes; then the GUI says Black is to move again.
+        // Under situational superko the position "after C2, White to move" must be the only
+        // one recorded for that board with White to move.
+        let mut g = Game::new(5, Rules::chinese()).unwrap();
+        g.set_ko_rule(KoRule::Situational);
+        g.play(mv(&g, "C3"), Color::Black).unwrap();
+        g.set_to_move(Color::Black);
+        let h = g.board().hash();
+        assert!(g.positions().seen_situation(h, Color::Black));
+        assert!(!g.positions().seen_situation(h, Color::White));
+        assert!(g.undo());
+        assert_eq!(g.to_move(), Color::Black);
+        assert!(!g.positions().seen_position(h));
+        assert_eq!(g.positions().len(), 1);
     }
 
     #[test]

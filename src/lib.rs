@@ -6,13 +6,16 @@
 //! [`score`]; SGF files go through [`sgf`].
 
 pub mod bench;
+pub mod benson;
 pub mod board;
 pub mod game;
 pub mod gtp;
+pub mod ownership;
 pub mod playout;
 pub mod rng;
 pub mod rules;
 pub mod score;
 pub mod search;
 pub mod sgf;
+pub mod status;
 pub mod time;

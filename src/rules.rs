@@ -160,6 +160,16 @@ impl Rules {
         }
     }
 
+    /// The ancient rules with the 座子 diagonals swapped: Black on the upper-right and
+    /// lower-left star points, White on the other two.
+    pub fn ancient_flipped() -> Rules {
+        Rules {
+            name: "ancient-flipped",
+            setup: Setup::Zuozi { flipped: true },
+            ..Rules::ancient()
+        }
+    }
+
     /// Tromp-Taylor: area counting of the board exactly as it stands, positional superko.
     pub fn tromp_taylor() -> Rules {
         Rules {
@@ -181,12 +191,59 @@ impl Rules {
             "japanese" | "jp" => Ok(Rules::japanese()),
             "korean" | "kr" => Ok(Rules::korean()),
             "ancient" | "ancient-chinese" | "ancient_chinese" => Ok(Rules::ancient()),
+            "ancient-flipped" | "ancient_flipped" => Ok(Rules::ancient_flipped()),
             "tromp-taylor" | "tromp_taylor" | "tt" => Ok(Rules::tromp_taylor()),
             _ => Err(format!(
-                "unknown rules '{name}' (known: {})",
+                "unknown rules '{name}' (known: {}, ancient-flipped)",
                 PRESET_NAMES.join(", ")
             )),
         }
+    }
+
+    /// The preset for a KGS rules name (GTP `kgs-rules`): `chinese` and `japanese` map to our
+    /// presets (our own preset names are accepted too); `aga` and `new_zealand` are refused
+    /// with an explanation, since their pass stones and suicide rule are not implemented.
+    pub fn from_kgs(name: &str) -> Result<Rules, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "aga" => Err(
+                "aga rules are not supported (no pass stones); use chinese for area counting"
+                    .into(),
+            ),
+            "new_zealand" | "nz" | "new-zealand" => Err(
+                "new_zealand rules are not supported (suicide is illegal here); use chinese".into(),
+            ),
+            _ => Rules::preset(name),
+        }
+    }
+
+    /// A one-line description: scoring, komi, ko, handicap, setup, first player, tax.
+    pub fn describe(&self) -> String {
+        let scoring = match self.scoring {
+            Scoring::Area => "area counting",
+            Scoring::Territory => "territory counting",
+            Scoring::TaxedArea => "area counting with group tax",
+        };
+        let handicap = match self.handicap_compensation {
+            HandicapCompensation::None => "no handicap compensation",
+            HandicapCompensation::PointPerStone => "handicap: White +1 point per stone",
+        };
+        let setup = match self.setup {
+            Setup::Empty => "empty board",
+            Setup::Zuozi { flipped: false } => "zuozi setup stones (black D16 Q4)",
+            Setup::Zuozi { flipped: true } => "zuozi setup stones (black Q16 D4)",
+        };
+        let dead = if self.remove_dead_stones {
+            "dead stones removed"
+        } else {
+            "all stones count as alive"
+        };
+        format!(
+            "{}: {scoring}, komi {}, ko {}, {handicap}, {setup}, {} moves first, {dead}",
+            self.name,
+            self.komi,
+            self.ko.name(),
+            self.first_player
+        )
     }
 
     /// The 座子 stones for a board of `size` (empty for other setups or boards without corner
@@ -237,6 +294,19 @@ mod tests {
             assert_eq!(Rules::preset(name).map(|r| r.name), Ok(name));
         }
         assert!(Rules::preset("aga").is_err());
+        assert_eq!(Rules::from_kgs("japanese").map(|r| r.name), Ok("japanese"));
+        assert_eq!(Rules::from_kgs("CHINESE").map(|r| r.name), Ok("chinese"));
+        assert!(
+            Rules::from_kgs("aga")
+                .unwrap_err()
+                .contains("not supported")
+        );
+        assert!(
+            Rules::from_kgs("new_zealand")
+                .unwrap_err()
+                .contains("not supported")
+        );
+        assert!(Rules::from_kgs("martian").is_err());
         assert_eq!(Rules::preset("Chinese").map(|r| r.komi), Ok(7.5));
     }
 
@@ -251,6 +321,16 @@ mod tests {
         assert_eq!(Rules::ancient().setup_stones(9).len(), 4);
         assert!(Rules::ancient().setup_stones(8).is_empty());
         assert!(Rules::chinese().setup_stones(19).is_empty());
+        let flipped = Rules::preset("ancient-flipped").unwrap().setup_stones(19);
+        assert!(flipped.contains(&(15, 15, Color::Black)));
+        assert!(flipped.contains(&(3, 15, Color::White)));
+        // Any odd size from 7 uses its corner star points: third line below 12x12.
+        assert!(
+            Rules::ancient()
+                .setup_stones(7)
+                .contains(&(2, 4, Color::Black))
+        );
+        assert!(Rules::ancient().setup_stones(5).is_empty());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The tree search as a player: reproducible, legal, ends games, resigns only when it should,
-//! cleans up dead stones, reuses its tree, respects its memory cap and stop requests, and
-//! finds the only move in the tactical positions of `gtp-scripts/search_*.gtp`.
+//! cleans up dead stones, reuses its tree, respects its memory cap and stop requests. (The
+//! tactical positions of `gtp-scripts/search_*.gtp` run in `tests/gtp_scripts.rs`.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -296,46 +296,4 @@ fn analysis_streams_info_lines_and_stops_on_the_next_command() {
     let own = ok(e.execute("shoutan-ownership"));
     assert_eq!(own.lines().filter(|l| !l.trim().is_empty()).count(), 9);
     assert!(e.execute("lz-analyze b nonsense").starts_with("? "));
-}
-
-/// Runs one gtp-scripts file: commands, and after each numbered command the `#? [A|B]`
-/// expectation (alternatives of literal answers, the only patterns these files use).
-fn run_script(path: &str, playouts: u64, seed: u64) -> Vec<String> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut e = engine(7, playouts, seed);
-    let mut failures = Vec::new();
-    let mut last = (String::new(), String::new());
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(expect) = line.strip_prefix("#? [") {
-            let expect = expect.trim_end_matches(']');
-            if !expect.split('|').any(|alt| alt == last.1) {
-                failures.push(format!(
-                    "{path}: {} gave {} expected [{expect}]",
-                    last.0, last.1
-                ));
-            }
-            continue;
-        }
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        last = (line.to_string(), ok(e.execute(line)));
-    }
-    failures
-}
-
-#[test]
-fn finds_the_only_move_in_tactical_positions() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/gtp-scripts");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .filter(|p| p.contains("/search_") && p.ends_with(".gtp"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5, "{files:?}");
-    let failures: Vec<String> = files.iter().flat_map(|f| run_script(f, 3000, 1)).collect();
-    assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -122,7 +122,8 @@ fn list_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> 
         .join("\n"))
 }
 
-fn quit(engine: &mut Engine, _: &mut Call<'_>) -> Result<String, String> {
+fn quit(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    expect_args(call.args, 0, "no arguments")?;
     engine.request_quit();
     Ok(String::new())
 }
@@ -210,30 +211,46 @@ fn showboard(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String>
     expect_args(call.args, 0, "no arguments")?;
     let g = &engine.game;
     let b = g.board();
-    let mut text = String::from("\n");
-    let diagram = b.ascii();
-    let lines: Vec<&str> = diagram.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        text.push_str(line);
-        if i == 1 {
-            text.push_str(&format!(
-                "     WHITE (O) has captured {} stones",
+    // Side notes next to diagram lines 1, 2 and 4, as GNU Go places them; on boards too
+    // small for that they follow the diagram.
+    let mut notes = vec![
+        (
+            1,
+            format!(
+                "WHITE (O) has captured {} stones",
                 b.prisoners(Color::White)
-            ));
-        } else if i == 2 {
-            text.push_str(&format!(
-                "     BLACK (X) has captured {} stones",
+            ),
+        ),
+        (
+            2,
+            format!(
+                "BLACK (X) has captured {} stones",
                 b.prisoners(Color::Black)
-            ));
-        } else if i == 4 {
-            text.push_str(&format!(
-                "     {} to move, move {}, komi {}, rules {}",
+            ),
+        ),
+        (
+            4,
+            format!(
+                "{} to move, move {}, komi {}, rules {}",
                 g.to_move(),
                 g.move_number() + 1,
                 g.komi(),
                 g.rules().name
-            ));
+            ),
+        ),
+    ];
+    let mut text = String::from("\n");
+    let diagram = b.ascii();
+    for (i, line) in diagram.lines().enumerate() {
+        text.push_str(line);
+        if let Some(k) = notes.iter().position(|(at, _)| *at == i) {
+            text.push_str("     ");
+            text.push_str(&notes.remove(k).1);
         }
+        text.push('\n');
+    }
+    for (_, note) in notes {
+        text.push_str(&note);
         text.push('\n');
     }
     Ok(text)
@@ -283,7 +300,7 @@ fn place_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<Strin
     let size = engine.game.size();
     if n < 2 || n >= size * size {
         return Err(format!(
-            "invalid handicap: {n} (use 2 to {} on {size}x{size})",
+            "invalid number of stones: {n} (use 2 to {} on {size}x{size})",
             size * size - 1
         ));
     }
@@ -369,7 +386,10 @@ fn set_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
     for a in call.args {
         match parse_vertex(engine.game.board(), a) {
             Ok(Move::Play(p)) if !points.contains(&p) => points.push(p),
-            Ok(Move::Play(_)) => return Err(format!("bad vertex list: {a} repeated")),
+            Ok(Move::Play(p)) => {
+                let name = engine.game.board().vertex_name(p);
+                return Err(format!("bad vertex list: {name} repeated"));
+            }
             Ok(Move::Pass) => return Err("bad vertex list: pass is not a vertex".into()),
             Err(e) => return Err(format!("bad vertex list: {e}")),
         }
@@ -438,11 +458,11 @@ mod tests {
         e.execute("clear_board");
         assert!(
             e.execute("fixed_handicap 10")
-                .starts_with("? invalid handicap")
+                .starts_with("? invalid number of stones")
         );
         assert!(
             e.execute("fixed_handicap 1")
-                .starts_with("? invalid handicap")
+                .starts_with("? invalid number of stones")
         );
         assert_eq!(
             e.execute("set_free_handicap D4 D4"),

@@ -11,6 +11,7 @@
 mod analyze_commands;
 mod core_commands;
 mod engine;
+mod score_commands;
 mod sgf_commands;
 mod time_commands;
 
@@ -83,6 +84,7 @@ pub fn command_table() -> impl Iterator<Item = &'static CommandSpec> {
         .iter()
         .chain(time_commands::COMMANDS.iter())
         .chain(sgf_commands::COMMANDS.iter())
+        .chain(score_commands::COMMANDS.iter())
         .chain(analyze_commands::COMMANDS.iter())
 }
 
@@ -180,8 +182,35 @@ pub fn format_answer(id: Option<&str>, result: &Result<String, String>) -> Strin
 /// One line as the input thread delivers it.
 enum Input {
     Line(Vec<u8>),
-    TooLong(Vec<u8>),
+    /// A line over the length limit: its first bytes, and whether the whole line is blank
+    /// after preprocessing (a long comment gets no answer, like any comment).
+    TooLong {
+        prefix: Vec<u8>,
+        blank: bool,
+    },
     Eof,
+}
+
+/// Tracks, byte by byte, whether a line has anything left after GTP preprocessing.
+#[derive(Default)]
+struct BlankTracker {
+    in_comment: bool,
+    has_text: bool,
+}
+
+impl BlankTracker {
+    fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.in_comment {
+                return;
+            }
+            match b {
+                b'#' => self.in_comment = true,
+                b' ' | b'\t' | 0..=31 | 127 => {}
+                _ => self.has_text = true,
+            }
+        }
+    }
 }
 
 /// Reads one line of at most `max` bytes (newline excluded). Longer lines are consumed to
@@ -189,6 +218,7 @@ enum Input {
 fn read_bounded_line<R: BufRead>(reader: &mut R, max: usize) -> io::Result<Input> {
     let mut line = Vec::new();
     let mut too_long = false;
+    let mut tracker = BlankTracker::default();
     loop {
         let buf = match reader.fill_buf() {
             Ok(b) => b,
@@ -209,6 +239,7 @@ fn read_bounded_line<R: BufRead>(reader: &mut R, max: usize) -> io::Result<Input
         if chunk.len() > room {
             too_long = true;
         }
+        tracker.feed(chunk);
         line.extend_from_slice(&chunk[..chunk.len().min(room)]);
         let used = found.map_or(buf.len(), |i| i + 1);
         reader.consume(used);
@@ -217,7 +248,10 @@ fn read_bounded_line<R: BufRead>(reader: &mut R, max: usize) -> io::Result<Input
         }
     }
     Ok(if too_long {
-        Input::TooLong(line)
+        Input::TooLong {
+            prefix: line,
+            blank: !tracker.has_text,
+        }
     } else {
         Input::Line(line)
     })
@@ -313,7 +347,11 @@ where
         let line = match item {
             Input::Eof => break,
             Input::Line(l) => l,
-            Input::TooLong(prefix) => {
+            Input::TooLong { blank: true, .. } => {
+                engine.signals.pending.fetch_sub(1, Ordering::Relaxed);
+                continue;
+            }
+            Input::TooLong { prefix, .. } => {
                 engine.signals.pending.fetch_sub(1, Ordering::Relaxed);
                 let id = parse_line(&prefix).ok().flatten().and_then(|c| c.id);
                 let answer = format_answer(
@@ -414,9 +452,27 @@ mod tests {
     fn bounded_reader_skips_overlong_lines() {
         let data = format!("{}\nname\n", "x".repeat(100));
         let mut r = io::Cursor::new(data.into_bytes());
-        assert!(matches!(read_bounded_line(&mut r, 10), Ok(Input::TooLong(p)) if p.len() == 10));
+        assert!(matches!(
+            read_bounded_line(&mut r, 10),
+            Ok(Input::TooLong { prefix, blank: false }) if prefix.len() == 10
+        ));
         assert!(matches!(read_bounded_line(&mut r, 10), Ok(Input::Line(l)) if l == b"name"));
         assert!(matches!(read_bounded_line(&mut r, 10), Ok(Input::Eof)));
+        // Long comments and long blank lines are blank, however long; text after a long
+        // blank prefix is not.
+        let data = format!(
+            "# {}\n{}\n{}x\n",
+            "x".repeat(50),
+            " ".repeat(50),
+            "\t".repeat(50)
+        );
+        let mut r = io::Cursor::new(data.into_bytes());
+        for blank in [true, true, false] {
+            assert!(matches!(
+                read_bounded_line(&mut r, 10),
+                Ok(Input::TooLong { blank: b, .. }) if b == blank
+            ));
+        }
         let mut r = io::Cursor::new(b"no newline".to_vec());
         assert!(matches!(read_bounded_line(&mut r, 100), Ok(Input::Line(l)) if l == b"no newline"));
     }

@@ -1,0 +1,317 @@
+//! Monte-Carlo ownership: who owns each point at the end of many random playouts from a
+//! position.
+//!
+//! This is the evidence behind dead-stone decisions at the end of a game: a chain whose
+//! points end up owned by the opponent in most playouts is dead. Playouts alternate who
+//! moves first, so neither side gets the tempo for free.
+//!
+//! Uniformly random playouts judge final positions badly: inside a surrounded area the
+//! random defender lets random invaders live, and random fills of shared liberties kill
+//! both sides of every seki. So these playouts use a slightly heavier policy (the
+//! [`Playout`] workspace with its own move choice):
+//! 1. answer the opponent's last move: capture a chain it left in atari, or save an own
+//!    chain it put in atari by extending on the last liberty when that gains liberties;
+//! 2. otherwise a uniformly random legal move that fills no own eye
+//!    ([`Board::is_playout_eye`]) and puts no chain of two or more stones into atari
+//!    without capturing (single-stone throw-ins stay allowed, so nakade still kills);
+//! 3. pass when no such move is left.
+
+use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
+use crate::game::PositionHistory;
+use crate::playout::{Playout, max_playout_moves};
+use crate::rules::KoRule;
+use crate::score::area_owners;
+
+/// Average final ownership of every point over a number of playouts.
+#[derive(Clone, Debug)]
+pub struct Ownership {
+    /// Per point: (playouts owned by Black − playouts owned by White) / playouts, in -1..=1.
+    black: Vec<f32>,
+    /// Per point: fraction of playouts where it ended empty and owned by nobody (touching
+    /// both colours: the shared liberties of a seki that no one could fill).
+    neutral: Vec<f32>,
+    /// Number of playouts behind the figures.
+    playouts: usize,
+}
+
+impl Ownership {
+    /// Mean ownership of `p` from Black's side: +1 always Black's, -1 always White's.
+    pub fn black(&self, p: Point) -> f32 {
+        self.black[p as usize]
+    }
+
+    /// Fraction of playouts where `p` ended as nobody's point.
+    pub fn neutral(&self, p: Point) -> f32 {
+        self.neutral[p as usize]
+    }
+
+    /// Mean ownership of `p` from `c`'s side.
+    pub fn for_color(&self, p: Point, c: Color) -> f32 {
+        match c {
+            Color::Black => self.black(p),
+            Color::White => -self.black(p),
+        }
+    }
+
+    /// Mean ownership of the chain through the stone at `p` (on `board`) from its owner's
+    /// side: +1 means it always survives, -1 that it is always captured.
+    pub fn chain_survival(&self, board: &Board, p: Point) -> f32 {
+        let Some(c) = board.cell(p).color() else {
+            return 0.0;
+        };
+        let mut sum = 0.0;
+        let mut n = 0.0;
+        for s in board.chain_stones(p) {
+            sum += self.for_color(s, c);
+            n += 1.0;
+        }
+        sum / n
+    }
+
+    /// Number of playouts behind the estimate.
+    pub fn playouts(&self) -> usize {
+        self.playouts
+    }
+}
+
+/// Where the playouts start: a board, the moves to play on it first, and the rules of
+/// repetition.
+pub struct Start<'a> {
+    /// The position.
+    pub board: &'a Board,
+    /// Positions seen in the game, for superko.
+    pub history: &'a PositionHistory,
+    /// Repetition rule.
+    pub ko: KoRule,
+    /// A move to play before every playout (e.g. filling a liberty to test a seki), with
+    /// its colour; the opponent then moves first in every playout.
+    pub first: Option<(Point, Color)>,
+}
+
+/// Runs `playouts` light playouts from `start` with a fixed `seed` (deterministic) and
+/// averages the final ownership.
+pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
+    let n = start.board.array_len();
+    let mut sum = vec![0i32; n];
+    let mut nobody = vec![0u32; n];
+    let mut po = Playout::new(seed);
+    let playouts = playouts.max(1);
+    for i in 0..playouts {
+        po.start(start.board);
+        let to_move = match start.first {
+            Some((p, c)) => {
+                po.play_prefix(Move::Play(p), c);
+                c.opponent()
+            }
+            None if i % 2 == 0 => Color::Black,
+            None => Color::White,
+        };
+        run_heavy(&mut po, to_move, start.history, start.ko);
+        area_owners(&po.board, &mut po.owners);
+        for p in start.board.points() {
+            match po.owners[p as usize] {
+                Cell::Black => sum[p as usize] += 1,
+                Cell::White => sum[p as usize] -= 1,
+                _ => nobody[p as usize] += 1,
+            }
+        }
+    }
+    let black = sum.iter().map(|&s| s as f32 / playouts as f32).collect();
+    let neutral = nobody.iter().map(|&s| s as f32 / playouts as f32).collect();
+    Ownership {
+        black,
+        neutral,
+        playouts,
+    }
+}
+
+/// Plays the position in `po` out with the policy described in the module documentation.
+fn run_heavy(po: &mut Playout, to_move: Color, history: &PositionHistory, ko: KoRule) {
+    let cap = max_playout_moves(po.board.size());
+    let mut color = to_move;
+    let mut passes = 0;
+    for _ in 0..cap {
+        match pick_move(po, color, history, ko) {
+            Some(p) => {
+                po.play_prefix(Move::Play(p), color);
+                passes = 0;
+            }
+            None => {
+                po.board.pass(color);
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            }
+        }
+        color = color.opponent();
+    }
+}
+
+/// The single liberty of the chain through `p` (which must have exactly one).
+fn last_liberty(board: &Board, p: Point) -> Point {
+    for s in board.chain_stones(p) {
+        for n in board.neighbors(s) {
+            if board.cell(n) == Cell::Empty {
+                return n;
+            }
+        }
+    }
+    NO_POINT
+}
+
+/// Liberties (counted up to 2) and size of the chain a stone of `c` at the empty point `p`
+/// would form, ignoring captures.
+fn chain_after(board: &Board, p: Point, c: Color) -> (usize, usize) {
+    let own = Cell::stone(c);
+    let mut libs = [NO_POINT; 2];
+    let mut n_libs = 0;
+    let add = |q: Point, libs: &mut [Point; 2], n_libs: &mut usize| {
+        if q != p && *n_libs < 2 && !libs[..*n_libs].contains(&q) {
+            libs[*n_libs] = q;
+            *n_libs += 1;
+        }
+    };
+    let mut heads = [NO_POINT; 4];
+    let mut n_heads = 0;
+    let mut size = 1;
+    for n in board.neighbors(p) {
+        match board.cell(n) {
+            Cell::Empty => add(n, &mut libs, &mut n_libs),
+            cell if cell == own => {
+                let h = board.chain_id(n);
+                if heads[..n_heads].contains(&h) {
+                    continue;
+                }
+                heads[n_heads] = h;
+                n_heads += 1;
+                size += board.chain_len(n);
+                if board.liberties(n) >= 3 {
+                    n_libs = 2;
+                } else {
+                    for s in board.chain_stones(n) {
+                        for q in board.neighbors(s) {
+                            if board.cell(q) == Cell::Empty {
+                                add(q, &mut libs, &mut n_libs);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (n_libs, size)
+}
+
+/// Whether `c` at `p` would put a chain of two or more stones into atari without
+/// capturing anything.
+fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
+    if board.captures_any(p, c) {
+        return false;
+    }
+    let (libs, size) = chain_after(board, p, c);
+    libs < 2 && size >= 2
+}
+
+/// Whether `c` may and should consider `p`: legal (superko included), not an own eye, not
+/// a bad self-atari.
+fn acceptable(po: &Playout, p: Point, c: Color, history: &PositionHistory, ko: KoRule) -> bool {
+    !po.board.is_playout_eye(p, c)
+        && po.is_legal(p, c, history, ko)
+        && !is_bad_self_atari(&po.board, p, c)
+}
+
+/// The next move for `c`, or `None` to pass.
+fn pick_move(po: &mut Playout, c: Color, history: &PositionHistory, ko: KoRule) -> Option<Point> {
+    let last = po.board.last_move();
+    if last != NO_POINT {
+        let mut urgent = [NO_POINT; 8];
+        let mut n_urgent = 0;
+        let board = &po.board;
+        for n in board.neighbors(last).into_iter().chain([last]) {
+            let Some(owner) = board.cell(n).color() else {
+                continue;
+            };
+            if board.liberties(n) != 1 {
+                continue;
+            }
+            let lib = last_liberty(board, n);
+            if lib == NO_POINT || urgent[..n_urgent].contains(&lib) {
+                continue;
+            }
+            // Capture the opponent's chain, or extend our own when that gains liberties.
+            let useful = owner != c || chain_after(board, lib, c).0 >= 2;
+            if useful && n_urgent < urgent.len() {
+                urgent[n_urgent] = lib;
+                n_urgent += 1;
+            }
+        }
+        if n_urgent > 0 {
+            let start = po.rng.below(n_urgent);
+            for i in 0..n_urgent {
+                let p = urgent[(start + i) % n_urgent];
+                if acceptable(po, p, c, history, ko) {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    let n = po.board.empty_points().len();
+    if n == 0 {
+        return None;
+    }
+    let start = po.rng.below(n);
+    for i in 0..n {
+        let p = po.board.empty_points()[(start + i) % n];
+        if acceptable(po, p, c, history, ko) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::board_from_diagram;
+
+    #[test]
+    fn a_lone_stone_in_enemy_territory_dies_and_the_wall_lives() {
+        let b = board_from_diagram(&[
+            ". . X O . . . . .", //
+            ". . X O . . . . .",
+            ". . X O O O O O O",
+            ". . X O . . . . .",
+            ". . X O . X . . .",
+            ". . X O . . . . .",
+            ". . X O O O O O O",
+            ". . X O . . . . .",
+            ". . X O . . . . .",
+        ])
+        .unwrap();
+        let history = PositionHistory::default();
+        let own = estimate(
+            &Start {
+                board: &b,
+                history: &history,
+                ko: KoRule::Positional,
+                first: None,
+            },
+            400,
+            1,
+        );
+        let p = |v: &str| match b.parse_move(v) {
+            Ok(Move::Play(p)) => p,
+            _ => panic!(),
+        };
+        // Both walls are open to invasion of their small areas, but mostly survive.
+        assert!(own.chain_survival(&b, p("C1")) > 0.5);
+        assert!(own.chain_survival(&b, p("D1")) > 0.5);
+        assert!(own.black(p("A4")) > 0.5);
+        assert!(own.black(p("G4")) < -0.5);
+        // The black stone F5 inside White's area is captured nearly always.
+        assert!(own.chain_survival(&b, p("F5")) < -0.8);
+        assert_eq!(own.playouts(), 400);
+    }
+}
