@@ -611,10 +611,44 @@ impl Searcher {
         if mode == Mode::Normal
             && settled_for_us > 0.0
             && is_settled(game, color, &result.ownership)
+            && self.passing_is_safe(game, color, result.winrate())
         {
             return Decision::Play(Move::Pass);
         }
         Decision::Play(best)
+    }
+
+    /// Whether passing now keeps the game won: playouts as if we had passed (the opponent
+    /// to move, who in the search's own playouts always moved second) must still find the
+    /// board settled, the careful count winning, and our win rate close to `best_winrate`.
+    fn passing_is_safe(&mut self, game: &Game, color: Color, best_winrate: f64) -> bool {
+        let Some(worker) = self.workers.first_mut() else {
+            return false;
+        };
+        let board = game.board();
+        let komi = effective_komi(game);
+        let n = self.config.params.prime_playouts.max(64) * 4;
+        let (own, black_wins) = worker.playout_ownership(
+            board,
+            color.opponent(),
+            game.positions(),
+            game.ko_rule(),
+            komi,
+            self.config.policy,
+            n,
+        );
+        let ours = if color == Color::Black {
+            black_wins
+        } else {
+            1.0 - black_wins
+        };
+        let careful = pessimistic_dead_stones(board, &own, color);
+        let count = settled_score(board, &careful, komi);
+        let count_for_us = if color == Color::Black { count } else { -count };
+        log::debug!(
+            "pass check: {ours:.3} after a pass vs {best_winrate:.3}, careful count {count_for_us}"
+        );
+        ours >= best_winrate - 0.05 && count_for_us > 0.0 && is_settled(game, color, &own)
     }
 
     fn reuse_or_clear(&mut self, tree: &mut Tree, key: &RootKey) {

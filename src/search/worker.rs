@@ -304,16 +304,34 @@ impl Worker {
         }
     }
 
-    /// Plays `n` playouts from `board` (with `color` to move) without the tree and returns the
-    /// ownership they found: the estimate that judges dead stones before the search starts.
+    /// Plays `n` playouts from the root without the tree and returns the ownership they found:
+    /// the estimate that judges dead stones before the search starts.
     pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Box<Ownership> {
+        self.playout_ownership(s.root_board, s.root_color, s.history, s.ko, s.komi, s.policy, n)
+            .0
+    }
+
+    /// Plays `n` playouts from `board` with `to_move` to play, without the tree; returns the
+    /// ownership at their ends and Black's share of wins.
+    #[allow(clippy::too_many_arguments)]
+    pub fn playout_ownership(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+        komi: f32,
+        policy: Policy,
+        n: u32,
+    ) -> (Box<Ownership>, f64) {
         let mut black = [0u32; MAX_POINTS];
         let mut white = [0u32; MAX_POINTS];
+        let mut black_wins = 0.0;
         for _ in 0..n {
-            self.playout.start(s.root_board);
-            self.playout
-                .run(s.root_color, s.history, s.ko, s.komi, s.policy);
-            for p in s.root_board.points() {
+            self.playout.start(board);
+            let out = self.playout.run(to_move, history, ko, komi, policy);
+            black_wins += out.value_for(Color::Black) as f64;
+            for p in board.points() {
                 match self.playout.owners[p as usize] {
                     Cell::Black => black[p as usize] += 1,
                     Cell::White => white[p as usize] += 1,
@@ -322,11 +340,11 @@ impl Worker {
             }
         }
         let mut own = Box::new([0.0f32; MAX_POINTS]);
-        for p in s.root_board.points() {
+        for p in board.points() {
             own[p as usize] =
                 (black[p as usize] as f32 - white[p as usize] as f32) / n.max(1) as f32;
         }
-        own
+        (own, black_wins / n.max(1) as f64)
     }
 }
 
