@@ -600,7 +600,15 @@ impl Searcher {
             .last()
             .is_some_and(|r| r.mv == Move::Pass && r.color != color);
         if opponent_passed && settled_for_us > 0.0 && mode == Mode::Normal {
-            return Decision::Play(Move::Pass);
+            // Passing ends the game: the count must win with dead stones judged from both
+            // sides (the search's playouts all started with our move).
+            let after = self.after_pass(game, color);
+            if after.as_ref().is_none_or(|a| a.count_for_us > 0.0) || best_non_pass.is_none() {
+                return Decision::Play(Move::Pass);
+            }
+            if let Some(mv) = best_non_pass {
+                return Decision::Play(mv);
+            }
         }
         if best == Move::Pass {
             return match best_non_pass {
@@ -622,13 +630,26 @@ impl Searcher {
     /// to move, who in the search's own playouts always moved second) must still find the
     /// board settled, the careful count winning, and our win rate close to `best_winrate`.
     fn passing_is_safe(&mut self, game: &Game, color: Color, best_winrate: f64) -> bool {
-        let Some(worker) = self.workers.first_mut() else {
+        let Some(after) = self.after_pass(game, color) else {
             return false;
         };
+        log::debug!(
+            "pass check: {:.3} after a pass vs {best_winrate:.3}, careful count {}",
+            after.winrate,
+            after.count_for_us
+        );
+        after.winrate >= best_winrate - 0.05
+            && after.count_for_us > 0.0
+            && is_settled(game, color, &after.ownership)
+    }
+
+    /// Playouts from the position as if `color` had passed; `None` before any search.
+    fn after_pass(&mut self, game: &Game, color: Color) -> Option<AfterPass> {
+        let worker = self.workers.first_mut()?;
         let board = game.board();
         let komi = effective_komi(game);
         let n = self.config.params.prime_playouts.max(64) * 4;
-        let (own, black_wins) = worker.playout_ownership(
+        let (ownership, black_wins) = worker.playout_ownership(
             board,
             color.opponent(),
             game.positions(),
@@ -637,18 +658,21 @@ impl Searcher {
             self.config.policy,
             n,
         );
-        let ours = if color == Color::Black {
-            black_wins
-        } else {
-            1.0 - black_wins
-        };
-        let careful = pessimistic_dead_stones(board, &own, color);
+        let careful = pessimistic_dead_stones(board, &ownership, color);
         let count = settled_score(board, &careful, komi);
-        let count_for_us = if color == Color::Black { count } else { -count };
-        log::debug!(
-            "pass check: {ours:.3} after a pass vs {best_winrate:.3}, careful count {count_for_us}"
-        );
-        ours >= best_winrate - 0.05 && count_for_us > 0.0 && is_settled(game, color, &own)
+        Some(if color == Color::Black {
+            AfterPass {
+                ownership,
+                winrate: black_wins,
+                count_for_us: count,
+            }
+        } else {
+            AfterPass {
+                ownership,
+                winrate: 1.0 - black_wins,
+                count_for_us: -count,
+            }
+        })
     }
 
     fn reuse_or_clear(&mut self, tree: &mut Tree, key: &RootKey) {
@@ -706,6 +730,15 @@ pub fn root_moves(game: &Game, color: Color) -> Vec<Move> {
         .collect();
     moves.push(Move::Pass);
     moves
+}
+
+/// What playouts say of the position after a pass of ours.
+struct AfterPass {
+    ownership: Box<Ownership>,
+    /// Our share of wins.
+    winrate: f64,
+    /// The careful count (see [`pessimistic_dead_stones`]) from our side.
+    count_for_us: f32,
 }
 
 /// What [`Searcher::decide`] chose.

@@ -307,8 +307,16 @@ impl Worker {
     /// Plays `n` playouts from the root without the tree and returns the ownership they found:
     /// the estimate that judges dead stones before the search starts.
     pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Box<Ownership> {
-        self.playout_ownership(s.root_board, s.root_color, s.history, s.ko, s.komi, s.policy, n)
-            .0
+        self.playout_ownership(
+            s.root_board,
+            s.root_color,
+            s.history,
+            s.ko,
+            s.komi,
+            s.policy,
+            n,
+        )
+        .0
     }
 
     /// Plays `n` playouts from `board` with `to_move` to play, without the tree; returns the
