@@ -34,12 +34,6 @@ fn ok(answer: String) -> String {
         .to_string()
 }
 
-fn play_all(e: &mut Engine, moves: &[(&str, &str)]) {
-    for (c, v) in moves {
-        ok(e.execute(&format!("play {c} {v}")));
-    }
-}
-
 #[test]
 fn same_seed_same_game() {
     let game = |seed| {
