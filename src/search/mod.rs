@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
-use crate::rules::{HandicapCompensation, KoRule};
+use crate::rules::{HandicapCompensation, KoRule, Scoring};
 
 use priors::{PriorWeights, liberties_after, move_prior};
 use settle::{
@@ -434,6 +434,7 @@ impl Searcher {
             history: game.positions(),
             ko: game.ko_rule(),
             komi,
+            group_tax: game.rules().scoring == Scoring::TaxedArea,
             policy: self.config.policy,
             params: &params,
             priors,
@@ -550,7 +551,8 @@ impl Searcher {
         let dead = dead_stones(board, &result.ownership, 0.5);
         // Before passing (which may end the game), count erring against ourselves.
         let careful = pessimistic_dead_stones(board, &result.ownership, color);
-        let settled = settled_score(board, &careful, komi);
+        let tax = game.rules().scoring == Scoring::TaxedArea;
+        let settled = settled_score(board, &careful, komi, tax);
         let settled_for_us = if color == Color::Black {
             settled
         } else {
@@ -575,7 +577,7 @@ impl Searcher {
             let min_moves = size * size / if handicap_white { 2 } else { 4 };
             // Resigning errs the other way: count as the opponent would before passing.
             let hopeful = pessimistic_dead_stones(board, &result.ownership, color.opponent());
-            let hopeful_score = settled_score(board, &hopeful, komi);
+            let hopeful_score = settled_score(board, &hopeful, komi, tax);
             let lost_even_hopefully = if color == Color::Black {
                 hopeful_score < 0.0
             } else {
@@ -659,7 +661,8 @@ impl Searcher {
             n,
         );
         let careful = pessimistic_dead_stones(board, &ownership, color);
-        let count = settled_score(board, &careful, komi);
+        let tax = game.rules().scoring == Scoring::TaxedArea;
+        let count = settled_score(board, &careful, komi, tax);
         Some(if color == Color::Black {
             AfterPass {
                 ownership,

@@ -56,18 +56,26 @@ pub fn has_dead(board: &Board, dead: &DeadStones, c: Color) -> bool {
         .any(|p| dead[p as usize] && board.cell(p) == Cell::stone(c))
 }
 
-/// Black's area minus White's area minus `komi`, with the `dead` stones taken off first.
+/// Black's area minus White's area minus `komi`, with the `dead` stones taken off first;
+/// with `tax`, every living group also costs its owner two points (ancient rules, 還棋頭).
 /// Allocates nothing.
-pub fn settled_score(board: &Board, dead: &DeadStones, komi: f32) -> f32 {
-    let area = settled_area(board, dead);
-    area[0] as f32 - area[1] as f32 - komi
+pub fn settled_score(board: &Board, dead: &DeadStones, komi: f32, tax: bool) -> f32 {
+    let mut owners = [Cell::Empty; MAX_POINTS];
+    let area = settled_area(board, dead, &mut owners);
+    let mut score = area[0] as f32 - area[1] as f32 - komi;
+    if tax {
+        let groups = count_groups(board, &owners);
+        score -= 2.0 * (groups[0] as f32 - groups[1] as f32);
+    }
+    score
 }
 
-/// The area of Black and White with the `dead` stones taken off.
-pub fn settled_area(board: &Board, dead: &DeadStones) -> [u32; 2] {
-    // 0 = not visited, 1 = visited.
+/// The area of Black and White with the `dead` stones taken off; `owners` gets each point's
+/// owner ([`Cell::Empty`] for nobody's).
+pub fn settled_area(board: &Board, dead: &DeadStones, owners: &mut [Cell; MAX_POINTS]) -> [u32; 2] {
     let mut seen = [false; MAX_POINTS];
     let mut stack = [0 as Point; MAX_POINTS];
+    let mut region = [0 as Point; MAX_POINTS];
     let mut area = [0u32; 2];
     let live = |p: Point| -> Option<Color> {
         let c = board.cell(p).color()?;
@@ -76,6 +84,7 @@ pub fn settled_area(board: &Board, dead: &DeadStones) -> [u32; 2] {
     for p in board.points() {
         if let Some(c) = live(p) {
             area[c.index()] += 1;
+            owners[p as usize] = Cell::stone(c);
             continue;
         }
         if seen[p as usize] {
@@ -83,13 +92,14 @@ pub fn settled_area(board: &Board, dead: &DeadStones) -> [u32; 2] {
         }
         // Flood the region of empty points and dead stones through p.
         let mut touches = [false; 2];
-        let mut size = 0u32;
+        let mut size = 0;
         let mut top = 1;
         stack[0] = p;
         seen[p as usize] = true;
         while top > 0 {
             top -= 1;
             let q = stack[top];
+            region[size] = q;
             size += 1;
             for n in board.neighbors(q) {
                 if board.cell(n) == Cell::Border {
@@ -104,13 +114,49 @@ pub fn settled_area(board: &Board, dead: &DeadStones) -> [u32; 2] {
                 }
             }
         }
-        match touches {
-            [true, false] => area[0] += size,
-            [false, true] => area[1] += size,
-            _ => {}
+        let owner = match touches {
+            [true, false] => Cell::Black,
+            [false, true] => Cell::White,
+            _ => Cell::Empty,
+        };
+        if let Some(c) = owner.color() {
+            area[c.index()] += size as u32;
+        }
+        for &q in &region[..size] {
+            owners[q as usize] = owner;
         }
     }
     area
+}
+
+/// Living groups of each colour: maximal sets of points owned by one colour (its stones and
+/// its territory) connected orthogonally.
+fn count_groups(board: &Board, owners: &[Cell; MAX_POINTS]) -> [u32; 2] {
+    let mut seen = [false; MAX_POINTS];
+    let mut stack = [0 as Point; MAX_POINTS];
+    let mut groups = [0u32; 2];
+    for p in board.points() {
+        let owner = owners[p as usize];
+        let Some(c) = owner.color() else { continue };
+        if seen[p as usize] {
+            continue;
+        }
+        groups[c.index()] += 1;
+        seen[p as usize] = true;
+        stack[0] = p;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            for n in board.neighbors(stack[top]) {
+                if board.on_board(n) && owners[n as usize] == owner && !seen[n as usize] {
+                    seen[n as usize] = true;
+                    stack[top] = n;
+                    top += 1;
+                }
+            }
+        }
+    }
+    groups
 }
 
 #[cfg(test)]
@@ -147,15 +193,22 @@ mod tests {
         // All alive: Black B column 5 + C3 = 6, A column touches White A3: neutral, so
         // Black 6; White D column 5 + E column 5 = 10, A3 = 1: 11. C column: C1,C2,C4,C5
         // touch both: neutral.
-        assert_eq!(settled_area(b, &none), [6, 11]);
+        let mut owners = [Cell::Empty; MAX_POINTS];
+        assert_eq!(settled_area(b, &none, &mut owners), [6, 11]);
         let mut dead = [false; MAX_POINTS];
         let Ok(crate::board::Move::Play(a3)) = b.parse_move("A3") else {
             panic!()
         };
         dead[a3 as usize] = true;
         // A3 dead: the whole A column (5) is Black's.
-        assert_eq!(settled_area(b, &dead), [11, 10]);
-        assert_eq!(settled_score(b, &dead, 0.5), 0.5);
+        assert_eq!(settled_area(b, &dead, &mut owners), [11, 10]);
+        assert_eq!(settled_score(b, &dead, 0.5, false), 0.5);
+        // One black group (B column, C3 and the A column), one white group (D-E columns):
+        // the taxes cancel.
+        assert_eq!(settled_score(b, &dead, 0.5, true), 0.5);
+        // All alive: White's A3 is a second white group, taxed 2 more.
+        assert_eq!(settled_score(b, &none, 0.5, false), -5.5);
+        assert_eq!(settled_score(b, &none, 0.5, true), -3.5);
         let mut own = [0.0f32; MAX_POINTS];
         own[a3 as usize] = 0.9;
         assert_eq!(dead_stones(b, &own, 0.5), dead);

@@ -7,6 +7,7 @@ use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
 use crate::game::PositionHistory;
 use crate::playout::{Playout, Policy};
 use crate::rules::KoRule;
+use crate::score::{Owners, taxed_area_score};
 
 use super::Params;
 use super::priors::{PriorWeights, move_prior};
@@ -27,6 +28,8 @@ pub struct Shared<'a> {
     pub ko: KoRule,
     /// Komi for the evaluation (handicap compensation included).
     pub komi: f32,
+    /// Whether every living group costs its owner two points (ancient rules, 還棋頭).
+    pub group_tax: bool,
     /// Playout policy.
     pub policy: Policy,
     /// Tuning.
@@ -146,6 +149,8 @@ pub struct Worker {
     tree_moves: Vec<Move>,
     first: FirstPlay,
     expand_moves: Vec<(Move, u32, f32)>,
+    /// Scratch ownership for taxed counting.
+    tax_owners: Box<Owners>,
 }
 
 impl Worker {
@@ -157,6 +162,7 @@ impl Worker {
             tree_moves: Vec::with_capacity(512),
             first: FirstPlay::new(),
             expand_moves: Vec::with_capacity(MAX_POINTS + 1),
+            tax_owners: Box::new([Cell::Empty; MAX_POINTS]),
         }
     }
 
@@ -217,11 +223,15 @@ impl Worker {
         }
         let score = if terminal {
             self.playout.moves.clear();
-            settled_score(&self.playout.board, s.dead, s.komi) as f64
+            settled_score(&self.playout.board, s.dead, s.komi, s.group_tax) as f64
         } else {
             let out = self.playout.run(color, s.history, s.ko, s.komi, s.policy);
             ownership.record(&self.playout.board, &self.playout.owners);
-            out.score as f64
+            if s.group_tax {
+                taxed_area_score(&self.playout.board, &mut self.tax_owners, s.komi) as f64
+            } else {
+                out.score as f64
+            }
         };
         let black_value = value_of_score(score, s.params.score_weight as f64);
         self.back_up(s, black_value, score);
