@@ -455,13 +455,18 @@ impl Searcher {
         };
         shared.dead = &dead;
 
+        let setup = start.elapsed();
+        if setup > Duration::from_millis(50) {
+            log::debug!("search setup took {:.3} s", setup.as_secs_f64());
+        }
         let control = Control {
             stop: AtomicBool::new(false),
             started: AtomicU64::new(0),
             done: AtomicU64::new(0),
             running: AtomicUsize::new(threads),
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
-            start,
+            // Playout rates are measured from here, after the set-up (tree reuse, priming).
+            start: Instant::now(),
             deadline: limits.max_time.or(limits.time).map(|t| start + t),
             early_stop: params.early_stop && (limits.playouts.is_some() || limits.time.is_some()),
         };
@@ -832,7 +837,11 @@ fn cannot_change(tree: &Tree, control: &Control, done: u64) -> bool {
     }
     let mut remaining = control.playout_limit.saturating_sub(done);
     if let Some(deadline) = control.deadline {
-        let elapsed = control.start.elapsed().as_secs_f64().max(1e-3);
+        let elapsed = control.start.elapsed().as_secs_f64();
+        if elapsed < 0.05 {
+            // Too early to know the rate.
+            return false;
+        }
         let left = deadline
             .saturating_duration_since(Instant::now())
             .as_secs_f64();
