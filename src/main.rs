@@ -50,7 +50,7 @@ struct Cli {
     #[arg(long, default_value_t = shoutan::time::DEFAULT_LAG)]
     lag: f64,
     /// Search tuning, NAME=VALUE (repeatable): explore, rave_equiv, expand_threshold,
-    /// score_weight, prime_playouts, early_stop, resign_streak, prior.RULE.
+    /// score_weight, prime_playouts, early_stop, resign_streak, virtual_loss, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Log search progress to stderr (same as RUST_LOG=info).

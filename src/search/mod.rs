@@ -62,6 +62,9 @@ pub struct Params {
     pub early_stop: bool,
     /// Consecutive hopeless moves before resigning.
     pub resign_streak: u32,
+    /// Visits a simulation in flight counts as lost at each node of its path (spreads the
+    /// threads; 1 is plain counting).
+    pub virtual_loss: u32,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -76,6 +79,7 @@ impl Default for Params {
             prime_playouts: 128,
             early_stop: true,
             resign_streak: 3,
+            virtual_loss: 1,
             prior_overrides: Vec::new(),
         }
     }
@@ -103,6 +107,7 @@ impl Params {
             "prime_playouts" => self.prime_playouts = number as u32,
             "early_stop" => self.early_stop = number != 0.0,
             "resign_streak" => self.resign_streak = number as u32,
+            "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));

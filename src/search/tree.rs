@@ -184,6 +184,21 @@ impl Node {
         self.visits.fetch_add(1, Relaxed);
     }
 
+    /// Counts a simulation entering the node with a virtual loss worth `loss` visits (at
+    /// least 1); [`Node::release_virtual_loss`] takes back all but one when the result comes.
+    #[inline]
+    pub fn add_virtual_loss(&self, loss: u32) {
+        self.visits.fetch_add(loss.max(1), Relaxed);
+    }
+
+    /// Ends the virtual loss of [`Node::add_virtual_loss`]: one real visit remains.
+    #[inline]
+    pub fn release_virtual_loss(&self, loss: u32) {
+        if loss > 1 {
+            self.visits.fetch_sub(loss - 1, Relaxed);
+        }
+    }
+
     /// Adds a simulation's result, `value` in 0..1 for the player who moved into this node,
     /// and its final `score` (Black's view).
     #[inline]

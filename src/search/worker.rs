@@ -204,7 +204,7 @@ impl Worker {
             }
             let child = select(s, node.visits(), children);
             let cnode = tree.get(child);
-            cnode.add_visit();
+            cnode.add_virtual_loss(s.params.virtual_loss);
             let mv = cnode.mv();
             self.playout.play_prefix(mv, color);
             self.path.push(child);
@@ -279,7 +279,11 @@ impl Worker {
         };
         for (d, &id) in self.path.iter().enumerate() {
             let mover = color_at(d + 1); // == colour to move at depth d - 1
-            tree.get(id).add_result(value_for(mover), score);
+            let node = tree.get(id);
+            node.add_result(value_for(mover), score);
+            if d > 0 {
+                node.release_virtual_loss(s.params.virtual_loss);
+            }
         }
         if s.params.rave_equiv <= 0.0 {
             return;
