@@ -153,6 +153,8 @@ impl Engine {
         {
             limits.time = Some(limits.time.map_or(b.target, |t| t.min(b.target)));
             limits.max_time = Some(limits.max_time.map_or(b.max, |t| t.min(b.max)));
+            // Time saved now is time for later moves.
+            limits.early_stop = true;
         }
         if limits.playouts.is_none() && limits.time.is_none() {
             limits.playouts = Some(10_000);

@@ -58,7 +58,8 @@ pub struct Params {
     pub score_weight: f32,
     /// Playouts run before the search to judge dead stones for two-pass endings.
     pub prime_playouts: u32,
-    /// Stop early once the best move cannot change within the budget.
+    /// Allow stopping early once the best move cannot change within the budget (when the
+    /// limits allow it, see [`Limits::early_stop`]).
     pub early_stop: bool,
     /// Consecutive hopeless moves before resigning.
     pub resign_streak: u32,
@@ -183,6 +184,10 @@ pub struct Limits {
     /// Never think longer than this (when the best move is still unclear at `time`, the
     /// search may go on up to here). Defaults to `time`.
     pub max_time: Option<Duration>,
+    /// Stop as soon as the best move cannot change any more: worth it when the time saved
+    /// carries over to later moves (a game clock), not with a fixed budget per move, where
+    /// the extra visits go to the subtree kept for the next move.
+    pub early_stop: bool,
 }
 
 /// What kind of move generation a search serves.
@@ -473,7 +478,9 @@ impl Searcher {
             // Playout rates are measured from here, after the set-up (tree reuse, priming).
             start: Instant::now(),
             deadline: limits.max_time.or(limits.time).map(|t| start + t),
-            early_stop: params.early_stop && (limits.playouts.is_some() || limits.time.is_some()),
+            early_stop: params.early_stop
+                && limits.early_stop
+                && (limits.playouts.is_some() || limits.time.is_some()),
         };
         // A forced move (pass only) needs no thought.
         if moves.len() <= 1 {
