@@ -454,7 +454,9 @@ impl Searcher {
         };
         // Judge dead stones for the lines that end with two passes; in cleanup mode every
         // stone counts as alive, so the search captures dead stones before passing.
-        let primed = if params.prime_playouts > 0 && moves.len() > 1 {
+        // Two-pass endings only matter late in the game (or right after a pass).
+        let late = 2 * root_board.empty_points().len() <= size * size || initial_passes > 0;
+        let primed = if params.prime_playouts > 0 && moves.len() > 1 && late {
             Some(self.workers[0].prime_ownership(&shared, params.prime_playouts))
         } else {
             None
