@@ -39,9 +39,20 @@ struct Cli {
     /// Playout policy: light or heavy.
     #[arg(long, default_value = "heavy", global = true)]
     playout: String,
-    /// Resign when the win rate falls below this.
+    /// Resign when the win rate stays below this for a few moves.
     #[arg(long, default_value_t = 0.1)]
     resign_threshold: f32,
+    /// Memory for the search tree, e.g. 4G, 512M (bytes without a suffix). When it is full
+    /// the tree stops growing and the search goes on.
+    #[arg(long, default_value = "4G")]
+    max_memory: String,
+    /// Seconds per move kept in reserve against the controller's clock (pipes, GUI).
+    #[arg(long, default_value_t = shoutan::time::DEFAULT_LAG)]
+    lag: f64,
+    /// Search tuning, NAME=VALUE (repeatable): explore, rave_equiv, expand_threshold,
+    /// score_weight, prime_playouts, early_stop, resign_streak, virtual_loss, prior.RULE.
+    #[arg(long = "search-param", value_name = "NAME=VALUE")]
+    search_params: Vec<String>,
     /// Log search progress to stderr (same as RUST_LOG=info).
     #[arg(short, long, global = true)]
     verbose: bool,
@@ -78,6 +89,22 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
         return Err("--threads must be at least 1".into());
     }
     shoutan::game::check_size(cli.size)?;
+    if !(0.0..=1.0).contains(&cli.resign_threshold) {
+        return Err(format!(
+            "--resign-threshold must lie between 0 and 1, got {}",
+            cli.resign_threshold
+        ));
+    }
+    if !(cli.lag.is_finite() && cli.lag >= 0.0) {
+        return Err(format!(
+            "--lag must be a non-negative number, got {}",
+            cli.lag
+        ));
+    }
+    let mut params = shoutan::search::Params::default();
+    for p in &cli.search_params {
+        params.set(p)?;
+    }
     Ok(EngineOptions {
         size: cli.size,
         rules: Rules::preset(&cli.rules)?,
@@ -89,7 +116,47 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
         seed: cli.seed,
         policy: Policy::parse(&cli.playout)?,
         resign_threshold: cli.resign_threshold,
+        max_memory: parse_memory(&cli.max_memory)?,
+        params,
+        lag: cli.lag,
     })
+}
+
+/// Parses a memory size: a number of bytes with an optional K, M, G or T suffix (powers of
+/// 1024), e.g. `4G`.
+fn parse_memory(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let (digits, unit) = match t
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii_digit() && *c != '.')
+    {
+        Some((i, _)) => (&t[..i], t[i..].trim()),
+        None => (t, ""),
+    };
+    let shift = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "--max-memory: unknown unit in '{text}' (use K, M, G or T)"
+            ));
+        }
+    };
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("--max-memory: '{text}' is not a size"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(bytes >= 1_048_576.0 && bytes < usize::MAX as f64) {
+        return Err(format!("--max-memory: '{text}' must be at least 1M"));
+    }
+    Ok(bytes as usize)
 }
 
 fn main() -> ExitCode {
@@ -137,5 +204,21 @@ fn main() -> ExitCode {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_memory;
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(parse_memory("4G"), Ok(4 << 30));
+        assert_eq!(parse_memory("512M"), Ok(512 << 20));
+        assert_eq!(parse_memory("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_memory("2097152"), Ok(2 << 20));
+        assert!(parse_memory("12X").is_err());
+        assert!(parse_memory("G").is_err());
+        assert!(parse_memory("10K").is_err(), "below the 1M minimum");
     }
 }

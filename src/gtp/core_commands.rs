@@ -3,6 +3,7 @@
 
 use crate::board::{Board, Color, Move, Point};
 use crate::game::{check_size, fixed_handicap_points, max_fixed_handicap};
+use crate::search::{Decision, Mode};
 
 use super::{
     Call, CommandSpec, Engine, command_table, expect_args, find_command, parse_color, parse_float,
@@ -177,25 +178,23 @@ fn parse_one_color(args: &[String], usage: &str) -> Result<Color, String> {
 
 fn genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let color = parse_one_color(call.args, "genmove COLOR")?;
-    let result = engine.think(color);
-    if result.resign {
-        return Ok("resign".into());
-    }
-    engine.play_generated(color, result.best)?;
-    Ok(engine.game.board().move_name(result.best))
+    engine.generate(color, Mode::Normal)
 }
 
+/// `kgs-genmove_cleanup`: like genmove, but dead stones count as alive, so it captures them
+/// before passing (KGS sends it when the players disagree about what is dead).
 fn genmove_cleanup(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    genmove(engine, call)
+    let color = parse_one_color(call.args, "kgs-genmove_cleanup COLOR")?;
+    engine.generate(color, Mode::Cleanup)
 }
 
+/// `reg_genmove`: the move genmove would choose, without playing it.
 fn reg_genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let color = parse_one_color(call.args, "reg_genmove COLOR")?;
-    let result = engine.think(color);
-    Ok(if result.resign {
-        "resign".into()
-    } else {
-        engine.game.board().move_name(result.best)
+    let (decision, _) = engine.think(color, Mode::Normal);
+    Ok(match decision {
+        Decision::Play(mv) => engine.game.board().move_name(mv),
+        Decision::Resign => "resign".into(),
     })
 }
 

@@ -1,4 +1,5 @@
-//! The state a GTP session works on: the game, the clock, the search settings.
+//! The state a GTP session works on: the game, the clock, the search settings, and move
+//! generation (search within the clock's budget, then the decision to play, pass or resign).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -7,8 +8,11 @@ use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
-use crate::search::{self, Limits, SearchConfig, SearchResult};
-use crate::time::Clock;
+use crate::search::{
+    self, Decision, Limits, LogObserver, Mode, Observer, Params, SearchConfig, SearchResult,
+    Searcher,
+};
+use crate::time::{Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
 
 use super::Signals;
 
@@ -35,6 +39,12 @@ pub struct EngineOptions {
     pub policy: Policy,
     /// Resign below this win rate.
     pub resign_threshold: f32,
+    /// Memory for the search tree, in bytes.
+    pub max_memory: usize,
+    /// Search tuning constants.
+    pub params: Params,
+    /// Seconds per move kept in reserve for what the controller's clock counts beyond ours.
+    pub lag: f64,
 }
 
 impl Default for EngineOptions {
@@ -50,6 +60,9 @@ impl Default for EngineOptions {
             seed: None,
             policy: Policy::Heavy,
             resign_threshold: 0.1,
+            max_memory: search::DEFAULT_MAX_MEMORY,
+            params: Params::default(),
+            lag: DEFAULT_LAG,
         }
     }
 }
@@ -64,6 +77,12 @@ pub struct Engine {
     pub clock: Clock,
     /// Flags from the input thread.
     pub signals: Arc<Signals>,
+    /// The search, with the tree it keeps between moves.
+    pub searcher: Searcher,
+    /// Where "now" comes from for the clock bookkeeping (simulated in tests).
+    pub time: Arc<dyn TimeSource>,
+    /// Game length when the clock was last charged (a shorter game is a new game).
+    clock_move_number: usize,
     started: Instant,
     quit: bool,
 }
@@ -78,11 +97,15 @@ impl Engine {
         if let Some(ko) = options.ko {
             game.set_ko_rule(ko);
         }
+        let searcher = Searcher::new(search_config(&options));
         Ok(Engine {
             game,
             options,
             clock: Clock::default(),
             signals: Arc::new(Signals::default()),
+            searcher,
+            time: Arc::new(SystemTime::default()),
+            clock_move_number: 0,
             started: Instant::now(),
             quit: false,
         })
@@ -109,38 +132,125 @@ impl Engine {
         Ok(())
     }
 
-    /// Search limits for the next move: the fixed budget from the options, or a default.
-    pub fn move_limits(&self) -> Limits {
-        let time = self.options.time_per_move.map(Duration::from_secs_f64);
-        let playouts = self.options.playouts;
-        if time.is_none() && playouts.is_none() {
-            Limits {
-                playouts: Some(10_000),
-                time: None,
-            }
-        } else {
-            Limits { playouts, time }
+    /// Search limits for `color`'s next move: the fixed budgets from the options (playouts,
+    /// seconds per move) and the clock's budget, whichever is tighter; 10,000 playouts when
+    /// nothing limits the search.
+    pub fn move_limits(&self, color: Color) -> Limits {
+        let mut limits = Limits {
+            playouts: self.options.playouts,
+            ..Limits::default()
+        };
+        if let Some(t) = self.options.time_per_move {
+            // Keep a little for answering: the controller counts that too.
+            let t = Duration::from_secs_f64((t * 0.97 - 0.02).max(0.01));
+            limits.time = Some(t);
+            limits.max_time = Some(t);
         }
+        let board_size = self.game.size();
+        if let Some(b) =
+            self.clock
+                .budget(color, board_size, self.game.move_number(), self.options.lag)
+        {
+            limits.time = Some(limits.time.map_or(b.target, |t| t.min(b.target)));
+            limits.max_time = Some(limits.max_time.map_or(b.max, |t| t.min(b.max)));
+            // Time saved now is time for later moves.
+            limits.early_stop = true;
+        }
+        if limits.playouts.is_none() && limits.time.is_none() {
+            limits.playouts = Some(10_000);
+        }
+        limits
     }
 
-    /// Searches for `color`'s move without playing it.
-    pub fn think(&mut self, color: Color) -> SearchResult {
-        let config = SearchConfig {
-            threads: self.options.threads,
-            seed: self.options.seed,
-            resign_threshold: self.options.resign_threshold,
-            policy: self.options.policy,
+    /// Searches for `color`'s move without playing it, logging progress, and decides what to
+    /// answer. Stops early on GoGui's interrupt.
+    pub fn think(&mut self, color: Color, mode: Mode) -> (Decision, SearchResult) {
+        let limits = self.move_limits(color);
+        let signals = Arc::clone(&self.signals);
+        let mut observer = LogObserver {
+            stop: &signals.interrupt,
         };
-        let limits = self.move_limits();
-        let result = search::genmove(&self.game, color, limits, &config, &self.signals.interrupt);
+        self.think_with(color, mode, limits, &mut observer)
+    }
+
+    /// Like [`Engine::think`] with explicit limits and observer.
+    pub fn think_with(
+        &mut self,
+        color: Color,
+        mode: Mode,
+        limits: Limits,
+        observer: &mut dyn Observer,
+    ) -> (Decision, SearchResult) {
+        let result = self
+            .searcher
+            .search(&self.game, color, limits, mode, observer);
+        let decision = self.searcher.decide(&self.game, color, mode, &result);
+        let board = self.game.board();
+        let s = &result.summary;
+        let answer = match decision {
+            Decision::Play(m) => board.move_name(m),
+            Decision::Resign => "resign".into(),
+        };
+        let (visits, winrate, pv) = s.best().map_or((0, 0.5, String::new()), |b| {
+            (b.visits, b.winrate, search::format_moves(board, &b.pv))
+        });
         log::info!(
-            "{} {}: {} playouts, win rate {:.1}%",
-            color,
-            self.game.board().move_name(result.best),
-            result.playouts,
-            100.0 * result.winrate
+            "move {} {} {}: {} playouts in {:.2} s ({:.0}/s), win {:.1}% visits {}, score {}{:.1}, tree {}/{} nodes, pv {}",
+            self.game.move_number() + 1,
+            color.letter(),
+            answer,
+            s.playouts,
+            s.elapsed.as_secs_f64(),
+            s.rate(),
+            100.0 * winrate,
+            visits,
+            if result.score >= 0.0 { "B+" } else { "W+" },
+            result.score.abs(),
+            s.nodes.0,
+            s.nodes.1,
+            pv
         );
-        result
+        (decision, result)
+    }
+
+    /// Generates and plays `color`'s move: search, decide, play, and charge the time used to
+    /// our clock. Returns the answer text (a vertex, `pass` or `resign`).
+    pub fn generate(&mut self, color: Color, mode: Mode) -> Result<String, String> {
+        let t0 = self.begin_clock();
+        let (decision, _) = self.think(color, mode);
+        self.finish_move(color, decision, t0)
+    }
+
+    /// Notes when a move's thinking starts (and resets the clocks for a new game).
+    pub fn begin_clock(&mut self) -> f64 {
+        if self.game.move_number() < self.clock_move_number {
+            // A new game without new time settings: the clocks start again.
+            let system = self.clock.system;
+            if system != TimeSystem::None {
+                self.clock.set_system(system);
+            }
+        }
+        self.time.now()
+    }
+
+    /// Plays a decided move, charges the clock from `t0`, and returns the answer text.
+    pub fn finish_move(
+        &mut self,
+        color: Color,
+        decision: Decision,
+        t0: f64,
+    ) -> Result<String, String> {
+        let answer = match decision {
+            Decision::Play(mv) => {
+                self.play_generated(color, mv)?;
+                self.game.board().move_name(mv)
+            }
+            Decision::Resign => "resign".to_string(),
+        };
+        let used = self.time.now() - t0;
+        self.clock.charge(color, used);
+        self.clock_move_number = self.game.move_number();
+        Ok(answer)
     }
 
     /// Seconds of CPU time this process has used (wall-clock time where the system does not
@@ -154,6 +264,18 @@ impl Engine {
         self.game
             .play(mv, color)
             .map_err(|e| format!("internal error: generated an illegal move: {e}"))
+    }
+}
+
+/// The search configuration the options ask for.
+fn search_config(options: &EngineOptions) -> SearchConfig {
+    SearchConfig {
+        threads: options.threads,
+        seed: options.seed,
+        resign_threshold: options.resign_threshold,
+        policy: options.policy,
+        max_memory: options.max_memory,
+        params: options.params.clone(),
     }
 }
 

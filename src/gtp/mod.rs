@@ -8,6 +8,7 @@
 //!
 //! Every failure is an `?` answer: bad input never panics and never changes state.
 
+mod analyze_commands;
 mod core_commands;
 mod engine;
 mod score_commands;
@@ -84,6 +85,7 @@ pub fn command_table() -> impl Iterator<Item = &'static CommandSpec> {
         .chain(time_commands::COMMANDS.iter())
         .chain(sgf_commands::COMMANDS.iter())
         .chain(score_commands::COMMANDS.iter())
+        .chain(analyze_commands::COMMANDS.iter())
 }
 
 /// Looks up a command by name.

@@ -1,0 +1,531 @@
+//! Analysis commands for GUIs: Leela Zero's and KataGo's `lz-analyze` / `kata-analyze`
+//! (Sabaki, Lizzie), their `*-genmove_analyze` variants, and GoGui's analyze commands.
+//!
+//! `lz-analyze` and `kata-analyze` answer `=` on a line of its own, then search without limit,
+//! writing one line of `info move ... pv ...` segments (one per candidate, most visited first)
+//! every interval, until the GUI sends anything else: then the answer ends with an empty line
+//! and the next command is served. Win rates are from the side to move: 0..10000 for
+//! `lz-analyze`, 0..1 for `kata-analyze` (which also reports the score lead and, when asked,
+//! ownership).
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crate::board::{Board, Color, Move};
+use crate::search::{Candidate, Limits, Mode, Observer, SearchResult, Summary};
+
+use super::{Call, CommandSpec, Engine, Signals, parse_color};
+
+/// The analysis commands.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "lz-analyze",
+        handler: lz_analyze,
+    },
+    CommandSpec {
+        name: "kata-analyze",
+        handler: kata_analyze,
+    },
+    CommandSpec {
+        name: "lz-genmove_analyze",
+        handler: lz_genmove_analyze,
+    },
+    CommandSpec {
+        name: "kata-genmove_analyze",
+        handler: kata_genmove_analyze,
+    },
+    CommandSpec {
+        name: "gogui-analyze_commands",
+        handler: gogui_analyze_commands,
+    },
+    CommandSpec {
+        name: "shoutan-analyze_gfx",
+        handler: analyze_gfx,
+    },
+    CommandSpec {
+        name: "shoutan-ownership",
+        handler: ownership_board,
+    },
+    CommandSpec {
+        name: "shoutan-search_summary",
+        handler: search_summary,
+    },
+];
+
+/// Which dialect the `info` lines speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    /// Leela Zero: integer win rates and priors in 1/10000.
+    Lz,
+    /// KataGo: floats, score lead, optional ownership.
+    Kata,
+}
+
+/// Arguments of an analysis command.
+#[derive(Clone, Debug, PartialEq)]
+struct AnalyzeArgs {
+    color: Option<Color>,
+    interval: Duration,
+    max_moves: Option<usize>,
+    min_moves: usize,
+    ownership: bool,
+}
+
+/// Parses `[COLOR] [INTERVAL] [KEY VALUE]...` (interval in centiseconds).
+fn parse_analyze_args(args: &[String]) -> Result<AnalyzeArgs, String> {
+    let mut a = AnalyzeArgs {
+        color: None,
+        interval: Duration::from_secs(1),
+        max_moves: None,
+        min_moves: 0,
+        ownership: false,
+    };
+    let centis = |text: &str| -> Result<Duration, String> {
+        let n: u64 = text
+            .parse()
+            .map_err(|_| format!("interval must be a number of centiseconds, got '{text}'"))?;
+        Ok(Duration::from_millis(n.saturating_mul(10).max(10)))
+    };
+    let count = |text: Option<&String>, what: &str| -> Result<usize, String> {
+        text.and_then(|t| t.parse().ok())
+            .ok_or_else(|| format!("{what} needs a non-negative integer"))
+    };
+    let boolean = |text: Option<&String>, what: &str| -> Result<bool, String> {
+        match text.map(|t| t.to_ascii_lowercase()).as_deref() {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(format!("{what} needs true or false")),
+        }
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i].as_str();
+        if i == 0
+            && let Ok(c) = parse_color(word)
+        {
+            a.color = Some(c);
+            i += 1;
+            continue;
+        }
+        if word.bytes().all(|b| b.is_ascii_digit()) {
+            a.interval = centis(word)?;
+            i += 1;
+            continue;
+        }
+        match word.to_ascii_lowercase().as_str() {
+            "interval" => {
+                a.interval = centis(args.get(i + 1).map_or("", |s| s.as_str()))?;
+                i += 2;
+            }
+            "maxmoves" => {
+                a.max_moves = Some(count(args.get(i + 1), "maxmoves")?);
+                i += 2;
+            }
+            "minmoves" => {
+                a.min_moves = count(args.get(i + 1), "minmoves")?;
+                i += 2;
+            }
+            "ownership" => {
+                a.ownership = boolean(args.get(i + 1), "ownership")?;
+                i += 2;
+            }
+            // Accepted and ignored: options shoutan has nothing to answer with.
+            "ownershipstdev" | "pvvisits" | "pvedgevisits" | "movesownership" | "rootinfo" => {
+                boolean(args.get(i + 1), word)?;
+                i += 2;
+            }
+            // `avoid|allow COLOR VERTICES UNTIL_DEPTH`: not supported, skipped.
+            "avoid" | "allow" => {
+                if args.len() < i + 4 {
+                    return Err(format!("{word} needs COLOR VERTICES DEPTH"));
+                }
+                i += 4;
+            }
+            _ => return Err(format!("unknown analysis argument '{word}'")),
+        }
+    }
+    Ok(a)
+}
+
+/// Formats one report: an `info` segment per candidate, on one line.
+fn info_line(
+    board: &Board,
+    summary: &Summary,
+    ownership: Option<&[f32]>,
+    dialect: Dialect,
+    max_moves: Option<usize>,
+    min_moves: usize,
+) -> String {
+    let mut line = String::new();
+    let shown = summary
+        .candidates
+        .len()
+        .max(min_moves.min(summary.candidates.len()));
+    let shown = max_moves.map_or(shown, |m| shown.min(m.max(1)));
+    for (order, c) in summary.candidates.iter().take(shown).enumerate() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&info_segment(board, c, order, dialect));
+    }
+    if let Some(own) = ownership {
+        line.push_str(" ownership");
+        for v in own {
+            line.push_str(&format!(" {v:.3}"));
+        }
+    }
+    line
+}
+
+/// One candidate as `info move ... pv ...`.
+fn info_segment(board: &Board, c: &Candidate, order: usize, dialect: Dialect) -> String {
+    let pv = crate::search::format_moves(board, &c.pv);
+    let mv = board.move_name(c.mv);
+    match dialect {
+        Dialect::Lz => format!(
+            "info move {mv} visits {} winrate {} prior {} lcb {} order {order} pv {pv}",
+            c.visits,
+            (c.winrate * 10000.0).round() as i64,
+            (c.prior * 10000.0).round() as i64,
+            (c.lcb * 10000.0).round() as i64,
+        ),
+        Dialect::Kata => format!(
+            "info move {mv} visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3} prior {:.6} lcb {:.6} order {order} pv {pv}",
+            c.visits, c.winrate, c.score_lead, c.score_lead, c.prior, c.lcb,
+        ),
+    }
+}
+
+/// Ownership from the point of view of `color`, row by row from the top left, as KataGo
+/// reports it.
+fn ownership_for(board: &Board, own: &[f32], color: Color) -> Vec<f32> {
+    let size = board.size();
+    let sign = if color == Color::Black { 1.0 } else { -1.0 };
+    let mut v = Vec::with_capacity(size * size);
+    for row in (0..size).rev() {
+        for col in 0..size {
+            v.push(sign * own[board.point(col, row) as usize]);
+        }
+    }
+    v
+}
+
+/// Writes `info` lines while a search runs; stops it when the GUI sends something else
+/// (analysis) or interrupts (genmove).
+struct InfoWriter<'a> {
+    out: &'a mut dyn Write,
+    board: Board,
+    dialect: Dialect,
+    args: AnalyzeArgs,
+    /// Whose point of view the ownership takes.
+    color: Color,
+    signals: Arc<Signals>,
+    /// Analysis stops on any new command; a genmove only on an interrupt.
+    stop_on_pending: bool,
+    /// Writing failed: the GUI went away.
+    broken: bool,
+}
+
+impl Observer for InfoWriter<'_> {
+    fn interval(&self) -> Option<Duration> {
+        Some(self.args.interval)
+    }
+
+    fn report(&mut self, summary: &Summary) {
+        if self.broken || summary.candidates.is_empty() {
+            return;
+        }
+        let own = summary
+            .ownership
+            .as_ref()
+            .map(|o| ownership_for(&self.board, o, self.color));
+        let line = info_line(
+            &self.board,
+            summary,
+            own.as_deref(),
+            self.dialect,
+            self.args.max_moves,
+            self.args.min_moves,
+        );
+        if writeln!(self.out, "{line}")
+            .and_then(|_| self.out.flush())
+            .is_err()
+        {
+            self.broken = true;
+        }
+    }
+
+    fn wants_ownership(&self) -> bool {
+        self.args.ownership
+    }
+
+    fn should_stop(&self) -> bool {
+        self.broken
+            || if self.stop_on_pending {
+                self.signals.analysis_should_stop()
+            } else {
+                self.signals.interrupt.load(Ordering::Relaxed)
+            }
+    }
+}
+
+fn lz_analyze(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    analyze(engine, call, Dialect::Lz)
+}
+
+fn kata_analyze(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    analyze(engine, call, Dialect::Kata)
+}
+
+/// Streams analysis until the next command arrives.
+fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result<String, String> {
+    let args = parse_analyze_args(call.args)?;
+    let color = args.color.unwrap_or(engine.game.to_move());
+    let id = call.id.unwrap_or("");
+    let header = format!("={id}\n");
+    call.out
+        .write_all(header.as_bytes())
+        .and_then(|_| call.out.flush())
+        .map_err(|e| e.to_string())?;
+    call.streamed = true;
+    let board = engine.game.board().clone();
+    let ownership = args.ownership;
+    let mut writer = InfoWriter {
+        out: &mut *call.out,
+        board,
+        dialect,
+        args,
+        color,
+        signals: Arc::clone(&engine.signals),
+        stop_on_pending: true,
+        broken: false,
+    };
+    let result = engine.searcher.search(
+        &engine.game,
+        color,
+        Limits::default(),
+        Mode::Normal,
+        &mut writer,
+    );
+    // A last report with everything found, then the empty line that ends the answer.
+    let own = ownership.then(|| ownership_for(&writer.board, &result.ownership[..], color));
+    let line = if result.summary.candidates.is_empty() {
+        String::new()
+    } else {
+        info_line(
+            &writer.board,
+            &result.summary,
+            own.as_deref(),
+            dialect,
+            writer.args.max_moves,
+            writer.args.min_moves,
+        ) + "\n"
+    };
+    let _ = writeln!(call.out, "{line}");
+    let _ = call.out.flush();
+    Ok(String::new())
+}
+
+fn lz_genmove_analyze(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    genmove_analyze(engine, call, Dialect::Lz)
+}
+
+fn kata_genmove_analyze(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    genmove_analyze(engine, call, Dialect::Kata)
+}
+
+/// A genmove that streams `info` lines while it thinks, then answers `play VERTEX`.
+fn genmove_analyze(
+    engine: &mut Engine,
+    call: &mut Call<'_>,
+    dialect: Dialect,
+) -> Result<String, String> {
+    let args = parse_analyze_args(call.args)?;
+    let color = args
+        .color
+        .ok_or("syntax error: expected COLOR [INTERVAL]")?;
+    let id = call.id.unwrap_or("");
+    call.out
+        .write_all(format!("={id}\n").as_bytes())
+        .and_then(|_| call.out.flush())
+        .map_err(|e| e.to_string())?;
+    call.streamed = true;
+    let t0 = engine.begin_clock();
+    let limits = engine.move_limits(color);
+    let mut writer = InfoWriter {
+        out: &mut *call.out,
+        board: engine.game.board().clone(),
+        dialect,
+        args,
+        color,
+        signals: Arc::clone(&engine.signals),
+        stop_on_pending: false,
+        broken: false,
+    };
+    let (decision, _) = engine.think_with(color, Mode::Normal, limits, &mut writer);
+    let answer = engine.finish_move(color, decision, t0)?;
+    let _ = write!(call.out, "play {answer}\n\n");
+    let _ = call.out.flush();
+    Ok(String::new())
+}
+
+/// GoGui's list of analyze commands: `type/label/command`.
+fn gogui_analyze_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    super::expect_args(call.args, 0, "no arguments")?;
+    Ok([
+        "gfx/Search: best moves/shoutan-analyze_gfx",
+        "dboard/Search: ownership (black +1, white -1)/shoutan-ownership",
+        "string/Search: summary/shoutan-search_summary",
+    ]
+    .join("\n"))
+}
+
+/// A search for the side to move within the move limits, for the GoGui analyze commands.
+fn analysis_search(engine: &mut Engine) -> (Color, SearchResult) {
+    let color = engine.game.to_move();
+    let (_, result) = engine.think(color, Mode::Normal);
+    (color, result)
+}
+
+/// GoGui `gfx`: win rates of the best moves as labels, the principal variation as `VAR`.
+fn analyze_gfx(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    super::expect_args(call.args, 0, "no arguments")?;
+    let (color, result) = analysis_search(engine);
+    let board = engine.game.board();
+    let mut lines = Vec::new();
+    let mut labels = String::from("LABEL");
+    for c in result.summary.candidates.iter().take(10) {
+        if let Move::Play(p) = c.mv {
+            labels.push_str(&format!(
+                " {} {:.0}",
+                board.vertex_name(p),
+                100.0 * c.winrate
+            ));
+        }
+    }
+    lines.push(labels);
+    if let Some(best) = result.summary.best() {
+        let mut var = String::from("VAR");
+        let mut c = color;
+        for &m in &best.pv {
+            var.push_str(&format!(
+                " {} {}",
+                c.letter().to_ascii_lowercase(),
+                board.move_name(m)
+            ));
+            c = c.opponent();
+        }
+        lines.push(var);
+        lines.push(format!(
+            "TEXT {} {} win {:.1}% visits {} ({} playouts)",
+            color,
+            board.move_name(best.mv),
+            100.0 * best.winrate,
+            best.visits,
+            result.summary.playouts
+        ));
+    }
+    Ok(lines.join("\n"))
+}
+
+/// GoGui `dboard`: ownership from the playouts, +1 Black, -1 White, top row first.
+fn ownership_board(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    super::expect_args(call.args, 0, "no arguments")?;
+    let (_, result) = analysis_search(engine);
+    let board = engine.game.board();
+    let values = ownership_for(board, &result.ownership[..], Color::Black);
+    let size = board.size();
+    let rows: Vec<String> = values
+        .chunks(size)
+        .map(|row| {
+            row.iter()
+                .map(|v| format!("{v:.2}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    Ok(format!("\n{}", rows.join("\n")))
+}
+
+/// GoGui `string`: the candidates of a search, one per line.
+fn search_summary(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    super::expect_args(call.args, 0, "no arguments")?;
+    let (color, result) = analysis_search(engine);
+    let board = engine.game.board();
+    let s = &result.summary;
+    let mut text = format!(
+        "{} to move: {} playouts in {:.2} s, score estimate {}{:.1}\n",
+        color,
+        s.playouts,
+        s.elapsed.as_secs_f64(),
+        if result.score >= 0.0 { "B+" } else { "W+" },
+        result.score.abs()
+    );
+    for c in s.candidates.iter().take(10) {
+        text.push_str(&format!(
+            "{:>5} win {:5.1}% visits {:>7} pv {}\n",
+            board.move_name(c.mv),
+            100.0 * c.winrate,
+            c.visits,
+            crate::search::format_moves(board, &c.pv)
+        ));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn analyze_arguments() {
+        let a = parse_analyze_args(&strings(&["B", "50"])).unwrap();
+        assert_eq!(a.color, Some(Color::Black));
+        assert_eq!(a.interval, Duration::from_millis(500));
+        let a = parse_analyze_args(&strings(&["interval", "20", "maxmoves", "3"])).unwrap();
+        assert_eq!(a.color, None);
+        assert_eq!(a.interval, Duration::from_millis(200));
+        assert_eq!(a.max_moves, Some(3));
+        let a = parse_analyze_args(&strings(&["w", "10", "ownership", "true"])).unwrap();
+        assert!(a.ownership);
+        assert_eq!(a.color, Some(Color::White));
+        assert!(parse_analyze_args(&strings(&["frobnicate"])).is_err());
+        assert!(parse_analyze_args(&strings(&["b", "x1"])).is_err());
+        assert!(parse_analyze_args(&strings(&["ownership", "maybe"])).is_err());
+        assert!(parse_analyze_args(&strings(&["b", "avoid", "b"])).is_err());
+    }
+
+    #[test]
+    fn info_segments_in_both_dialects() {
+        let board = Board::new(9);
+        let c = Candidate {
+            mv: board.parse_move("E5").unwrap(),
+            visits: 120,
+            winrate: 0.5423,
+            lcb: 0.51,
+            prior: 0.0812,
+            score_lead: 2.5,
+            pv: vec![
+                board.parse_move("E5").unwrap(),
+                board.parse_move("D3").unwrap(),
+            ],
+        };
+        assert_eq!(
+            info_segment(&board, &c, 0, Dialect::Lz),
+            "info move E5 visits 120 winrate 5423 prior 812 lcb 5100 order 0 pv E5 D3"
+        );
+        let kata = info_segment(&board, &c, 1, Dialect::Kata);
+        assert!(
+            kata.starts_with("info move E5 visits 120 winrate 0.542300 "),
+            "{kata}"
+        );
+        assert!(kata.contains(" scoreLead 2.500 "));
+        assert!(kata.ends_with(" order 1 pv E5 D3"));
+    }
+}

@@ -1,0 +1,536 @@
+//! The search tree: nodes in one preallocated arena, shared by all search threads without locks.
+//!
+//! Every statistic of a [`Node`] is an atomic integer, so threads update the tree with plain
+//! atomic adds. A node's children are one contiguous block of the [`Arena`]; a thread expands a
+//! leaf by winning a compare-and-swap on its state, writing the children, and publishing them
+//! with a release store. Other threads that reach the leaf meanwhile simply run a playout from
+//! it. Nothing is ever freed during a search; between searches the subtree that stays useful is
+//! copied to the front of the arena ([`Tree::compact`]) and the rest is forgotten.
+//!
+//! Values are stored from the point of view of the player who made the move leading to the
+//! node, as sums in units of [`VALUE_UNIT`] per win.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU16, AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicUsize, Ordering::*};
+
+use crate::board::{Move, NO_POINT};
+
+/// Index of a node in the arena.
+pub type NodeId = u32;
+
+/// One win in the fixed-point value sums.
+pub const VALUE_UNIT: f64 = 65536.0;
+
+/// Score sums are kept in units of 1/`SCORE_UNIT` point.
+pub const SCORE_UNIT: f64 = 16.0;
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// A node: the position after its move, with the statistics of the simulations through it.
+#[derive(Debug, Default)]
+pub struct Node {
+    /// First child in the arena (valid once expanded).
+    first_child: AtomicU32,
+    /// Simulations through this node, in flight ones included (they count as losses until
+    /// their result arrives: the virtual loss that spreads threads over the tree).
+    visits: AtomicU32,
+    /// Sum of results for the player who moved into this node, in `VALUE_UNIT`s.
+    wins: AtomicU64,
+    /// All-moves-as-first: simulations from the parent in which this move was played later
+    /// by the same player, and their results.
+    rave_visits: AtomicU32,
+    rave_wins: AtomicU64,
+    /// Sum of final scores (Black minus White, komi included), in 1/`SCORE_UNIT` points.
+    score_sum: AtomicI64,
+    /// Prior knowledge as equivalent experience: this many visits...
+    prior_visits: AtomicU32,
+    /// ...worth this many wins, in `VALUE_UNIT`s (fits: priors stay far below 65536 visits).
+    prior_wins: AtomicU64,
+    /// The move into this node: a point, or `NO_POINT` for a pass.
+    mv: AtomicU16,
+    /// Number of children (valid once expanded).
+    child_count: AtomicU16,
+    /// `LEAF`, `EXPANDING` or `EXPANDED`.
+    state: AtomicU8,
+}
+
+/// A plain copy of a node's fields, for moving subtrees around between searches.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeData {
+    first_child: u32,
+    visits: u32,
+    wins: u64,
+    rave_visits: u32,
+    rave_wins: u64,
+    score_sum: i64,
+    prior_visits: u32,
+    prior_wins: u64,
+    mv: u16,
+    child_count: u16,
+    state: u8,
+}
+
+/// Encodes a move for [`Node::mv`].
+fn move_code(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => NO_POINT,
+        Move::Play(p) => p,
+    }
+}
+
+impl Node {
+    /// Makes this node a fresh leaf for `mv` with prior knowledge `prior_visits` visits worth
+    /// `prior_value` (0..1) each.
+    pub fn init(&self, mv: Move, prior_visits: u32, prior_value: f32) {
+        self.store(&NodeData {
+            mv: move_code(mv),
+            prior_visits,
+            prior_wins: (prior_visits as f64 * prior_value.clamp(0.0, 1.0) as f64 * VALUE_UNIT)
+                as u64,
+            ..NodeData::default()
+        });
+    }
+
+    fn load(&self) -> NodeData {
+        NodeData {
+            first_child: self.first_child.load(Relaxed),
+            visits: self.visits.load(Relaxed),
+            wins: self.wins.load(Relaxed),
+            rave_visits: self.rave_visits.load(Relaxed),
+            rave_wins: self.rave_wins.load(Relaxed),
+            score_sum: self.score_sum.load(Relaxed),
+            prior_visits: self.prior_visits.load(Relaxed),
+            prior_wins: self.prior_wins.load(Relaxed),
+            mv: self.mv.load(Relaxed),
+            child_count: self.child_count.load(Relaxed),
+            state: match self.state.load(Acquire) {
+                EXPANDED => EXPANDED,
+                _ => LEAF,
+            },
+        }
+    }
+
+    fn store(&self, d: &NodeData) {
+        self.first_child.store(d.first_child, Relaxed);
+        self.visits.store(d.visits, Relaxed);
+        self.wins.store(d.wins, Relaxed);
+        self.rave_visits.store(d.rave_visits, Relaxed);
+        self.rave_wins.store(d.rave_wins, Relaxed);
+        self.score_sum.store(d.score_sum, Relaxed);
+        self.prior_visits.store(d.prior_visits, Relaxed);
+        self.prior_wins.store(d.prior_wins, Relaxed);
+        self.mv.store(d.mv, Relaxed);
+        self.child_count.store(d.child_count, Relaxed);
+        self.state.store(d.state, Release);
+    }
+
+    /// The move leading to this node.
+    #[inline]
+    pub fn mv(&self) -> Move {
+        match self.mv.load(Relaxed) {
+            NO_POINT => Move::Pass,
+            p => Move::Play(p),
+        }
+    }
+
+    /// The children, once the node is expanded.
+    #[inline]
+    pub fn children(&self) -> Option<Range<NodeId>> {
+        if self.state.load(Acquire) != EXPANDED {
+            return None;
+        }
+        let first = self.first_child.load(Relaxed);
+        Some(first..first + self.child_count.load(Relaxed) as u32)
+    }
+
+    /// Whether the node is still a leaf that no thread is expanding.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.state.load(Relaxed) == LEAF
+    }
+
+    /// Claims the right to expand this leaf; true for exactly one thread.
+    #[inline]
+    pub fn try_begin_expand(&self) -> bool {
+        self.state
+            .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+            .is_ok()
+    }
+
+    /// Publishes the children written at `first..first + count` (after `try_begin_expand`).
+    pub fn finish_expand(&self, first: NodeId, count: usize) {
+        self.first_child.store(first, Relaxed);
+        self.child_count.store(count as u16, Relaxed);
+        self.state.store(EXPANDED, Release);
+    }
+
+    /// Gives up an expansion (the arena is full): the node stays a leaf for good.
+    pub fn abandon_expand(&self) {
+        // EXPANDING forever: nobody tries again, and children() stays None.
+    }
+
+    /// Simulations through this node, in flight ones included.
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Relaxed)
+    }
+
+    /// Counts a simulation entering the node (a virtual loss until its result arrives).
+    #[inline]
+    pub fn add_visit(&self) {
+        self.visits.fetch_add(1, Relaxed);
+    }
+
+    /// Counts a simulation entering the node with a virtual loss worth `loss` visits (at
+    /// least 1); [`Node::release_virtual_loss`] takes back all but one when the result comes.
+    #[inline]
+    pub fn add_virtual_loss(&self, loss: u32) {
+        self.visits.fetch_add(loss.max(1), Relaxed);
+    }
+
+    /// Ends the virtual loss of [`Node::add_virtual_loss`]: one real visit remains.
+    #[inline]
+    pub fn release_virtual_loss(&self, loss: u32) {
+        if loss > 1 {
+            self.visits.fetch_sub(loss - 1, Relaxed);
+        }
+    }
+
+    /// Adds a simulation's result, `value` in 0..1 for the player who moved into this node,
+    /// and its final `score` (Black's view).
+    #[inline]
+    pub fn add_result(&self, value: f64, score: f64) {
+        self.wins.fetch_add((value * VALUE_UNIT) as u64, Relaxed);
+        self.score_sum
+            .fetch_add((score * SCORE_UNIT).round() as i64, Relaxed);
+    }
+
+    /// Adds an all-moves-as-first result for the player who moved into this node.
+    #[inline]
+    pub fn add_rave(&self, value: f64) {
+        self.rave_visits.fetch_add(1, Relaxed);
+        self.rave_wins
+            .fetch_add((value * VALUE_UNIT) as u64, Relaxed);
+    }
+
+    /// Mean result of the real simulations for the player who moved into this node, if any.
+    pub fn mean(&self) -> Option<f64> {
+        let v = self.visits();
+        (v > 0).then(|| self.wins.load(Relaxed) as f64 / VALUE_UNIT / v as f64)
+    }
+
+    /// Mean final score (Black's view) of the simulations through this node, if any.
+    pub fn mean_score(&self) -> Option<f64> {
+        let v = self.visits();
+        (v > 0).then(|| self.score_sum.load(Relaxed) as f64 / SCORE_UNIT / v as f64)
+    }
+
+    /// The statistics the selection rule needs, read once.
+    #[inline]
+    pub fn stats(&self) -> Stats {
+        Stats {
+            visits: self.visits.load(Relaxed) as f32,
+            wins: (self.wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,
+            rave_visits: self.rave_visits.load(Relaxed) as f32,
+            rave_wins: (self.rave_wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,
+            prior_visits: self.prior_visits.load(Relaxed) as f32,
+            prior_wins: (self.prior_wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,
+        }
+    }
+
+    /// The prior's value (0..1) for the player who moved into this node.
+    pub fn prior_value(&self) -> f64 {
+        let n = self.prior_visits.load(Relaxed);
+        if n == 0 {
+            0.5
+        } else {
+            self.prior_wins.load(Relaxed) as f64 / VALUE_UNIT / n as f64
+        }
+    }
+
+    /// The prior's weight in equivalent visits.
+    pub fn prior_visits(&self) -> u32 {
+        self.prior_visits.load(Relaxed)
+    }
+}
+
+/// A node's statistics as floats, from the point of view of the player who moved into it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    /// Real visits (in flight ones included).
+    pub visits: f32,
+    /// Wins among them.
+    pub wins: f32,
+    /// AMAF visits.
+    pub rave_visits: f32,
+    /// AMAF wins.
+    pub rave_wins: f32,
+    /// Prior equivalent visits.
+    pub prior_visits: f32,
+    /// Prior equivalent wins.
+    pub prior_wins: f32,
+}
+
+/// A fixed-capacity pool of nodes, allocated once, handed out in contiguous blocks.
+pub struct Arena {
+    nodes: Box<[Node]>,
+    next: AtomicUsize,
+    full: AtomicBool,
+}
+
+impl Arena {
+    /// An arena for `capacity` nodes (at least 1). The memory is requested zeroed, so the
+    /// operating system only commits the pages the search actually touches.
+    pub fn new(capacity: usize) -> Arena {
+        let capacity = capacity.max(1);
+        let zeroed = Box::<[Node]>::new_zeroed_slice(capacity);
+        // SAFETY: a Node consists only of atomic integers, for which all-zero bytes are a
+        // valid value (0, a fresh leaf).
+        let nodes = unsafe { zeroed.assume_init() };
+        Arena {
+            nodes,
+            next: AtomicUsize::new(0),
+            full: AtomicBool::new(false),
+        }
+    }
+
+    /// How many nodes fit.
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// How many nodes are in use.
+    pub fn used(&self) -> usize {
+        self.next.load(Relaxed).min(self.nodes.len())
+    }
+
+    /// Whether an allocation has failed since the last reset.
+    pub fn is_full(&self) -> bool {
+        self.full.load(Relaxed)
+    }
+
+    /// Reserves `n` contiguous nodes, or `None` when the arena is full. The caller initialises
+    /// them before publishing.
+    #[inline]
+    pub fn alloc(&self, n: usize) -> Option<NodeId> {
+        if self.full.load(Relaxed) {
+            return None;
+        }
+        let start = self.next.fetch_add(n, Relaxed);
+        if start + n > self.nodes.len() || start + n > NodeId::MAX as usize {
+            self.full.store(true, Relaxed);
+            return None;
+        }
+        Some(start as NodeId)
+    }
+
+    /// The node `id`.
+    #[inline]
+    pub fn get(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// Forgets every node.
+    pub fn reset(&mut self) {
+        *self.next.get_mut() = 0;
+        *self.full.get_mut() = false;
+    }
+}
+
+/// The tree: an arena and the root node.
+pub struct Tree {
+    /// Where the nodes live.
+    pub arena: Arena,
+    /// The root: the position searched, reached by the opponent's last move.
+    pub root: NodeId,
+}
+
+impl Tree {
+    /// An empty tree (a single fresh root) holding at most `capacity` nodes.
+    pub fn new(capacity: usize) -> Tree {
+        let mut tree = Tree {
+            arena: Arena::new(capacity.max(2)),
+            root: 0,
+        };
+        tree.clear();
+        tree
+    }
+
+    /// Forgets everything but a fresh root.
+    pub fn clear(&mut self) {
+        self.arena.reset();
+        // The arena holds at least two nodes, so this cannot fail.
+        self.root = self.arena.alloc(1).unwrap_or(0);
+        self.arena.get(self.root).init(Move::Pass, 0, 0.5);
+    }
+
+    /// The root node.
+    pub fn root(&self) -> &Node {
+        self.arena.get(self.root)
+    }
+
+    /// The node `id`.
+    #[inline]
+    pub fn get(&self, id: NodeId) -> &Node {
+        self.arena.get(id)
+    }
+
+    /// The child of `id` reached by `mv`, if `id` is expanded and has it.
+    pub fn child_by_move(&self, id: NodeId, mv: Move) -> Option<NodeId> {
+        self.get(id).children()?.find(|&c| self.get(c).mv() == mv)
+    }
+
+    /// Makes `new_root` the root and moves its subtree to the front of the arena, forgetting
+    /// everything else. Must not run during a search.
+    pub fn compact(&mut self, new_root: NodeId) {
+        // Breadth-first order keeps every block of siblings contiguous.
+        let mut order: Vec<NodeId> = vec![new_root];
+        let mut data: Vec<NodeData> = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let node = self.get(order[i]);
+            let mut d = node.load();
+            if let Some(children) = node.children() {
+                d.first_child = order.len() as u32;
+                order.extend(children);
+            } else {
+                d.state = LEAF;
+                d.first_child = 0;
+                d.child_count = 0;
+            }
+            data.push(d);
+            i += 1;
+        }
+        self.arena.reset();
+        // The subtree fitted before, so it fits at the front.
+        let start = self.arena.alloc(data.len()).unwrap_or(0);
+        debug_assert_eq!(start, 0);
+        for (j, d) in data.iter().enumerate() {
+            self.get(j as NodeId).store(d);
+        }
+        self.root = 0;
+    }
+
+    /// Replaces the children of `id` by nodes for `moves`: a child already there keeps its
+    /// statistics and subtree, a new one gets its prior from `prior`. Must not run during a
+    /// search. Returns false (changing nothing) when the arena is full.
+    pub fn set_children(
+        &mut self,
+        id: NodeId,
+        moves: &[Move],
+        mut prior: impl FnMut(Move) -> (u32, f32),
+    ) -> bool {
+        let old: Vec<(Move, NodeData)> = match self.get(id).children() {
+            Some(range) => range
+                .map(|c| (self.get(c).mv(), self.get(c).load()))
+                .collect(),
+            None => Vec::new(),
+        };
+        let Some(first) = self.arena.alloc(moves.len()) else {
+            return false;
+        };
+        for (k, &mv) in moves.iter().enumerate() {
+            let node = self.get(first + k as NodeId);
+            match old.iter().find(|(m, _)| *m == mv) {
+                Some((_, d)) => node.store(d),
+                None => {
+                    let (n, v) = prior(mv);
+                    node.init(mv, n, v);
+                }
+            }
+        }
+        let node = self.get(id);
+        node.finish_expand(first, moves.len());
+        true
+    }
+
+    /// Number of nodes in the subtree of `id` (for tests and reports).
+    pub fn subtree_size(&self, id: NodeId) -> usize {
+        let mut count = 0;
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            count += 1;
+            if let Some(children) = self.get(n).children() {
+                stack.extend(children);
+            }
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arena_hands_out_blocks_until_full() {
+        let arena = Arena::new(10);
+        assert_eq!(arena.alloc(4), Some(0));
+        assert_eq!(arena.alloc(4), Some(4));
+        assert_eq!(arena.alloc(4), None);
+        assert!(arena.is_full());
+        assert_eq!(arena.alloc(1), None, "a full arena stays full until reset");
+    }
+
+    #[test]
+    fn compaction_keeps_the_subtree_and_its_statistics() {
+        let mut tree = Tree::new(100);
+        let root = tree.root;
+        assert!(
+            tree.set_children(root, &[Move::Play(10), Move::Play(11), Move::Pass], |_| {
+                (5, 0.5)
+            })
+        );
+        let a = tree.child_by_move(root, Move::Play(11)).unwrap();
+        tree.get(a).add_visit();
+        tree.get(a).add_result(1.0, 3.0);
+        assert!(tree.set_children(a, &[Move::Play(12), Move::Play(13)], |_| (2, 1.0)));
+        let b = tree.child_by_move(a, Move::Play(13)).unwrap();
+        tree.get(b).add_visit();
+        tree.get(b).add_visit();
+        tree.get(b).add_result(0.5, -1.0);
+        tree.compact(a);
+        assert_eq!(tree.root, 0);
+        assert_eq!(tree.subtree_size(0), 3);
+        assert_eq!(tree.arena.used(), 3);
+        assert_eq!(tree.root().visits(), 1);
+        assert_eq!(tree.root().mean(), Some(1.0));
+        assert_eq!(tree.root().mean_score(), Some(3.0));
+        let b2 = tree.child_by_move(0, Move::Play(13)).unwrap();
+        assert_eq!(tree.get(b2).visits(), 2);
+        assert_eq!(tree.get(b2).mean(), Some(0.25));
+        assert_eq!(tree.get(b2).prior_visits(), 2);
+        assert!((tree.get(b2).prior_value() - 1.0).abs() < 1e-9);
+        assert!(tree.get(b2).children().is_none());
+    }
+
+    #[test]
+    fn set_children_keeps_old_children() {
+        let mut tree = Tree::new(100);
+        let root = tree.root;
+        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
+        let c = tree.child_by_move(root, Move::Play(11)).unwrap();
+        tree.get(c).add_visit();
+        tree.set_children(root, &[Move::Play(11), Move::Play(12)], |_| (3, 1.0));
+        let c = tree.child_by_move(root, Move::Play(11)).unwrap();
+        assert_eq!(tree.get(c).visits(), 1);
+        assert_eq!(tree.get(c).prior_visits(), 1);
+        assert!(tree.child_by_move(root, Move::Play(10)).is_none());
+        let d = tree.child_by_move(root, Move::Play(12)).unwrap();
+        assert_eq!(tree.get(d).prior_visits(), 3);
+    }
+
+    #[test]
+    fn only_one_thread_expands_a_leaf() {
+        let tree = Tree::new(10);
+        let root = tree.root();
+        assert!(root.try_begin_expand());
+        assert!(!root.try_begin_expand());
+        assert!(root.children().is_none());
+        root.finish_expand(1, 0);
+        assert_eq!(root.children(), Some(1..1));
+    }
+}

@@ -1,0 +1,425 @@
+//! One search thread: descends the tree by UCT with RAVE, expands a leaf, plays it out, and
+//! backs the result up (with all-moves-as-first statistics) along the path.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
+use crate::game::PositionHistory;
+use crate::playout::{Playout, Policy};
+use crate::rules::KoRule;
+use crate::score::{Owners, taxed_area_score};
+
+use super::Params;
+use super::priors::{PriorWeights, move_prior};
+use super::settle::{DeadStones, Ownership, settled_score};
+use super::tree::{NodeId, Tree};
+
+/// Everything the search threads share: the tree and the read-only description of the root.
+pub struct Shared<'a> {
+    /// The tree.
+    pub tree: &'a Tree,
+    /// The position searched.
+    pub root_board: &'a Board,
+    /// Who moves at the root.
+    pub root_color: Color,
+    /// Positions of the game so far (superko).
+    pub history: &'a PositionHistory,
+    /// Repetition rule.
+    pub ko: KoRule,
+    /// Komi for the evaluation (handicap compensation included).
+    pub komi: f32,
+    /// Whether every living group costs its owner two points (ancient rules, 還棋頭).
+    pub group_tax: bool,
+    /// Playout policy.
+    pub policy: Policy,
+    /// Tuning.
+    pub params: &'a Params,
+    /// Prior weights for this board size.
+    pub priors: PriorWeights,
+    /// Visits a leaf needs before it is expanded.
+    pub expand_threshold: u32,
+    /// Stones taken off when a tree line ends with two passes.
+    pub dead: &'a DeadStones,
+    /// Passes that ended the game record (0 or 1): a pass at the root after one ends the game.
+    pub initial_passes: u32,
+}
+
+/// Per-thread ownership counts at the end of playouts, readable by the controlling thread.
+pub struct OwnershipCounts {
+    /// Per point: playouts that ended with Black owning it.
+    black: Box<[AtomicU32]>,
+    /// Per point: playouts that ended with White owning it.
+    white: Box<[AtomicU32]>,
+    /// Playouts counted.
+    total: AtomicU32,
+}
+
+impl Default for OwnershipCounts {
+    fn default() -> OwnershipCounts {
+        OwnershipCounts::new()
+    }
+}
+
+impl OwnershipCounts {
+    /// Zero counts.
+    pub fn new() -> OwnershipCounts {
+        OwnershipCounts {
+            black: (0..MAX_POINTS).map(|_| AtomicU32::new(0)).collect(),
+            white: (0..MAX_POINTS).map(|_| AtomicU32::new(0)).collect(),
+            total: AtomicU32::new(0),
+        }
+    }
+
+    /// Forgets all counts.
+    pub fn clear(&self) {
+        for a in self.black.iter().chain(self.white.iter()) {
+            a.store(0, Relaxed);
+        }
+        self.total.store(0, Relaxed);
+    }
+
+    /// Adds the counts to `acc` (Black shares minus White shares, not yet divided) and returns
+    /// the number of playouts.
+    pub fn add_to(&self, acc: &mut [f32; MAX_POINTS]) -> u32 {
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a += self.black[i].load(Relaxed) as f32 - self.white[i].load(Relaxed) as f32;
+        }
+        self.total.load(Relaxed)
+    }
+
+    /// Counts the owners of the points of `board` found in `owners`. Only the owning thread
+    /// writes, so a load and a store suffice.
+    fn record(&self, board: &Board, owners: &[Cell; MAX_POINTS]) {
+        for p in board.points() {
+            let slot = match owners[p as usize] {
+                Cell::Black => &self.black[p as usize],
+                Cell::White => &self.white[p as usize],
+                _ => continue,
+            };
+            slot.store(slot.load(Relaxed) + 1, Relaxed);
+        }
+        self.total.store(self.total.load(Relaxed) + 1, Relaxed);
+    }
+}
+
+/// The first time each point was played in the current simulation, for AMAF: valid when
+/// `stamp` matches the simulation number.
+struct FirstPlay {
+    stamp: Box<[u32]>,
+    /// Colour index and move index, packed: `index << 1 | color`.
+    first: Box<[u32]>,
+    current: u32,
+}
+
+impl FirstPlay {
+    fn new() -> FirstPlay {
+        FirstPlay {
+            stamp: vec![0; MAX_POINTS].into_boxed_slice(),
+            first: vec![0; MAX_POINTS].into_boxed_slice(),
+            current: 0,
+        }
+    }
+
+    fn next_simulation(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, p: Point, c: Color) {
+        self.stamp[p as usize] = self.current;
+        self.first[p as usize] = c.index() as u32;
+    }
+
+    /// Who played `p` first from the current index on, if anyone.
+    #[inline]
+    fn get(&self, p: Point) -> Option<u32> {
+        (self.stamp[p as usize] == self.current).then(|| self.first[p as usize])
+    }
+}
+
+/// A search thread's workspace, kept between searches so searching allocates nothing.
+pub struct Worker {
+    /// Playout board and random generator.
+    pub playout: Playout,
+    path: Vec<NodeId>,
+    tree_moves: Vec<Move>,
+    first: FirstPlay,
+    expand_moves: Vec<(Move, u32, f32)>,
+    /// Scratch ownership for taxed counting.
+    tax_owners: Box<Owners>,
+}
+
+impl Worker {
+    /// A workspace whose random sequence is fixed by `seed`.
+    pub fn new(seed: u64) -> Worker {
+        Worker {
+            playout: Playout::new(seed),
+            path: Vec::with_capacity(512),
+            tree_moves: Vec::with_capacity(512),
+            first: FirstPlay::new(),
+            expand_moves: Vec::with_capacity(MAX_POINTS + 1),
+            tax_owners: Box::new([Cell::Empty; MAX_POINTS]),
+        }
+    }
+
+    /// Reseeds the random generator (each search gets its own sequence).
+    pub fn reseed(&mut self, seed: u64) {
+        self.playout.rng = crate::rng::Rng::new(seed);
+    }
+
+    /// Runs one simulation from the root, counting the final owners in `ownership`; returns
+    /// its result for Black (0, ½ or 1).
+    pub fn simulate(&mut self, s: &Shared<'_>, ownership: &OwnershipCounts) -> f64 {
+        let tree = s.tree;
+        self.playout.start(s.root_board);
+        self.path.clear();
+        self.tree_moves.clear();
+        let mut id = tree.root;
+        tree.get(id).add_visit();
+        self.path.push(id);
+        let mut color = s.root_color;
+        let mut passes = s.initial_passes;
+        let mut terminal = false;
+        loop {
+            let node = tree.get(id);
+            let children = match node.children() {
+                Some(c) => c,
+                None => {
+                    let ready = id == tree.root || node.visits() >= s.expand_threshold;
+                    if ready && node.is_leaf() && node.try_begin_expand() {
+                        self.expand(s, id, color);
+                    }
+                    match node.children() {
+                        Some(c) => c,
+                        None => break,
+                    }
+                }
+            };
+            if children.is_empty() {
+                break;
+            }
+            let child = select(s, node.visits(), children);
+            let cnode = tree.get(child);
+            cnode.add_virtual_loss(s.params.virtual_loss);
+            let mv = cnode.mv();
+            self.playout.play_prefix(mv, color);
+            self.path.push(child);
+            self.tree_moves.push(mv);
+            id = child;
+            color = color.opponent();
+            if mv == Move::Pass {
+                passes += 1;
+                if passes >= 2 {
+                    terminal = true;
+                    break;
+                }
+            } else {
+                passes = 0;
+            }
+        }
+        let score = if terminal {
+            self.playout.moves.clear();
+            settled_score(&self.playout.board, s.dead, s.komi, s.group_tax) as f64
+        } else {
+            let out = self.playout.run(color, s.history, s.ko, s.komi, s.policy);
+            ownership.record(&self.playout.board, &self.playout.owners);
+            if s.group_tax {
+                taxed_area_score(&self.playout.board, &mut self.tax_owners, s.komi) as f64
+            } else {
+                out.score as f64
+            }
+        };
+        let black_value = value_of_score(score, s.params.score_weight as f64);
+        self.back_up(s, black_value, score);
+        black_value
+    }
+
+    /// Creates the children of leaf `id` (where `color` moves) with their priors.
+    fn expand(&mut self, s: &Shared<'_>, id: NodeId, color: Color) {
+        let board = &self.playout.board;
+        self.expand_moves.clear();
+        for &p in board.empty_points() {
+            if board.is_playout_eye(p, color) || !self.playout.is_legal(p, color, s.history, s.ko) {
+                continue;
+            }
+            let (n, v) = move_prior(board, Move::Play(p), color, &s.priors);
+            self.expand_moves.push((Move::Play(p), n, v));
+        }
+        let (n, v) = move_prior(board, Move::Pass, color, &s.priors);
+        self.expand_moves.push((Move::Pass, n, v));
+        let node = s.tree.get(id);
+        let Some(first) = s.tree.arena.alloc(self.expand_moves.len()) else {
+            node.abandon_expand();
+            return;
+        };
+        for (k, &(mv, n, v)) in self.expand_moves.iter().enumerate() {
+            s.tree.get(first + k as NodeId).init(mv, n, v);
+        }
+        node.finish_expand(first, self.expand_moves.len());
+    }
+
+    /// Adds the result to every node of the path and the AMAF statistics to their children.
+    fn back_up(&mut self, s: &Shared<'_>, black_value: f64, score: f64) {
+        let tree = s.tree;
+        let value_for = |c: Color| match c {
+            Color::Black => black_value,
+            Color::White => 1.0 - black_value,
+        };
+        // The node at depth d was reached by a move of the player to move at depth d - 1.
+        let color_at = |d: usize| {
+            if d.is_multiple_of(2) {
+                s.root_color
+            } else {
+                s.root_color.opponent()
+            }
+        };
+        for (d, &id) in self.path.iter().enumerate() {
+            let mover = color_at(d + 1); // == colour to move at depth d - 1
+            let node = tree.get(id);
+            node.add_result(value_for(mover), score);
+            if d > 0 {
+                node.release_virtual_loss(s.params.virtual_loss);
+            }
+        }
+        if s.params.rave_equiv <= 0.0 {
+            return;
+        }
+        // AMAF: walk the whole move sequence backwards so that `first` tells, for each depth
+        // d, who played each point first from move d on.
+        self.first.next_simulation();
+        for &(p, c) in self.playout.moves.iter().rev() {
+            self.first.set(p, c);
+        }
+        for d in (0..self.path.len()).rev() {
+            if d < self.tree_moves.len()
+                && let Move::Play(p) = self.tree_moves[d]
+            {
+                self.first.set(p, color_at(d));
+            }
+            let node = tree.get(self.path[d]);
+            let Some(children) = node.children() else {
+                continue;
+            };
+            let to_move = color_at(d);
+            let value = value_for(to_move);
+            let c = to_move.index() as u32;
+            for child in children {
+                let cn = tree.get(child);
+                if let Move::Play(p) = cn.mv()
+                    && self.first.get(p) == Some(c)
+                {
+                    cn.add_rave(value);
+                }
+            }
+        }
+    }
+
+    /// Plays `n` playouts from the root without the tree and returns the ownership they found:
+    /// the estimate that judges dead stones before the search starts.
+    pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Box<Ownership> {
+        self.playout_ownership(
+            s.root_board,
+            s.root_color,
+            s.history,
+            s.ko,
+            s.komi,
+            s.policy,
+            n,
+        )
+        .0
+    }
+
+    /// Plays `n` playouts from `board` with `to_move` to play, without the tree; returns the
+    /// ownership at their ends and Black's share of wins.
+    #[allow(clippy::too_many_arguments)]
+    pub fn playout_ownership(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+        komi: f32,
+        policy: Policy,
+        n: u32,
+    ) -> (Box<Ownership>, f64) {
+        let mut black = [0u32; MAX_POINTS];
+        let mut white = [0u32; MAX_POINTS];
+        let mut black_wins = 0.0;
+        for _ in 0..n {
+            self.playout.start(board);
+            let out = self.playout.run(to_move, history, ko, komi, policy);
+            black_wins += out.value_for(Color::Black) as f64;
+            for p in board.points() {
+                match self.playout.owners[p as usize] {
+                    Cell::Black => black[p as usize] += 1,
+                    Cell::White => white[p as usize] += 1,
+                    _ => {}
+                }
+            }
+        }
+        let mut own = Box::new([0.0f32; MAX_POINTS]);
+        for p in board.points() {
+            own[p as usize] =
+                (black[p as usize] as f32 - white[p as usize] as f32) / n.max(1) as f32;
+        }
+        (own, black_wins / n.max(1) as f64)
+    }
+}
+
+/// A simulation's value for Black: 1 for a win, 0 for a loss, ½ for a draw, shifted slightly
+/// towards bigger margins when `score_weight` > 0.
+#[inline]
+pub fn value_of_score(score: f64, score_weight: f64) -> f64 {
+    let win = if score > 0.0 {
+        1.0
+    } else if score < 0.0 {
+        0.0
+    } else {
+        0.5
+    };
+    if score_weight <= 0.0 {
+        return win;
+    }
+    let margin = (score / 20.0).tanh() * 0.5 + 0.5;
+    (1.0 - score_weight) * win + score_weight * margin
+}
+
+/// UCT with RAVE: the child with the best blend of its mean value, its AMAF value and an
+/// exploration bonus. Prior knowledge counts as earlier visits.
+#[inline]
+fn select(s: &Shared<'_>, parent_visits: u32, children: std::ops::Range<NodeId>) -> NodeId {
+    let equiv = s.params.rave_equiv;
+    let explore = s.params.explore;
+    let log_n = ((parent_visits + 1) as f32).ln();
+    let mut best = children.start;
+    let mut best_score = f32::NEG_INFINITY;
+    for id in children {
+        let st = s.tree.get(id).stats();
+        let n = st.visits + st.prior_visits;
+        let mean = if n > 0.0 {
+            (st.wins + st.prior_wins) / n
+        } else {
+            0.5
+        };
+        let value = if st.rave_visits > 0.0 && equiv > 0.0 {
+            let beta = st.rave_visits / (st.rave_visits + n + st.rave_visits * n / equiv);
+            (1.0 - beta) * mean + beta * st.rave_wins / st.rave_visits
+        } else {
+            mean
+        };
+        let score = if explore > 0.0 {
+            value + explore * (log_n / (n + 1.0)).sqrt()
+        } else {
+            value
+        };
+        if score > best_score {
+            best_score = score;
+            best = id;
+        }
+    }
+    best
+}

@@ -1,0 +1,302 @@
+//! The tree search as a player: reproducible, legal, ends games, resigns only when it should,
+//! cleans up dead stones, reuses its tree, respects its memory cap and stop requests. (The
+//! tactical positions of `gtp-scripts/search_*.gtp` run in `tests/gtp_scripts.rs`.)
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use shoutan::board::{Color, Move};
+use shoutan::game::Game;
+use shoutan::gtp::{Engine, EngineOptions};
+use shoutan::rules::Rules;
+use shoutan::search::{
+    Limits, LogObserver, Mode, SearchConfig, Searcher, effective_komi, root_moves,
+};
+
+fn engine(size: usize, playouts: u64, seed: u64) -> Engine {
+    Engine::new(EngineOptions {
+        size,
+        threads: 1,
+        seed: Some(seed),
+        playouts: Some(playouts),
+        max_memory: 64 << 20,
+        ..EngineOptions::default()
+    })
+    .unwrap()
+}
+
+/// The text of a GTP answer (`= text`), or a panic with the error.
+fn ok(answer: String) -> String {
+    assert!(answer.starts_with('='), "GTP error: {answer}");
+    answer
+        .trim_start_matches('=')
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn same_seed_same_game() {
+    let game = |seed| {
+        let mut e = engine(7, 400, seed);
+        (0..12)
+            .map(|i| ok(e.execute(if i % 2 == 0 { "genmove b" } else { "genmove w" })))
+            .collect::<Vec<_>>()
+    };
+    let a = game(5);
+    assert_eq!(
+        a,
+        game(5),
+        "threads 1 + seed + playouts must be reproducible"
+    );
+    // Different seeds explore differently (checked over a whole game prefix, not one move).
+    assert_ne!(a, game(6));
+}
+
+#[test]
+fn self_play_is_legal_and_games_end() {
+    for (size, seed) in [(2, 1), (3, 1), (5, 1), (7, 2), (7, 3), (9, 4)] {
+        let mut e = engine(size, 300, seed);
+        let mut color = Color::Black;
+        let mut passes = 0;
+        let mut ended = false;
+        for _ in 0..(3 * size * size + 20) {
+            // Every generated move is played through Game::play, which refuses anything
+            // illegal (superko included): an error answer fails the test.
+            let mv = ok(e.execute(&format!("genmove {}", color.letter())));
+            if mv == "resign" {
+                ended = true;
+                break;
+            }
+            passes = if mv == "PASS" { passes + 1 } else { 0 };
+            if passes == 2 {
+                ended = true;
+                break;
+            }
+            color = color.opponent();
+        }
+        assert!(
+            ended,
+            "{size}x{size} self-play did not end:\n{}",
+            e.game.board().ascii()
+        );
+    }
+}
+
+#[test]
+fn white_plays_handicap_games_with_compensation() {
+    let mut e = engine(9, 300, 1);
+    ok(e.execute("fixed_handicap 4"));
+    assert_eq!(effective_komi(&e.game), 7.5 + 4.0);
+    let mv = ok(e.execute("genmove w"));
+    assert_ne!(
+        mv, "resign",
+        "never resigns at the start of a handicap game"
+    );
+    assert_ne!(mv, "PASS");
+}
+
+#[test]
+fn resigns_only_when_hopeless_for_a_while_and_never_at_the_start() {
+    // Hopeless from the first move (komi 200), but the game has just begun.
+    let mut e = engine(9, 1500, 1);
+    ok(e.execute("komi 200"));
+    for _ in 0..4 {
+        assert_ne!(ok(e.execute("reg_genmove b")), "resign");
+    }
+    // Thirty moves later it is still hopeless: resign, but only after a few such searches.
+    let mut e = engine(9, 1500, 1);
+    ok(e.execute("komi 200"));
+    let moves: Vec<(&str, String)> = (0..30)
+        .map(|i| {
+            let c = if i % 2 == 0 { "b" } else { "w" };
+            let col = ["A", "B", "C", "D", "E", "F", "G", "H", "J"][i % 9];
+            (c, format!("{col}{}", 1 + 2 * (i / 9) + (i % 2)))
+        })
+        .collect();
+    for (c, v) in &moves {
+        ok(e.execute(&format!("play {c} {v}")));
+    }
+    let answers: Vec<String> = (0..3).map(|_| ok(e.execute("reg_genmove b"))).collect();
+    assert_ne!(answers[0], "resign");
+    assert_ne!(answers[1], "resign");
+    assert_eq!(answers[2], "resign", "{answers:?}");
+}
+
+/// 5x5, komi 0.5: Black lives with eyes at A2 and B1 and owns columns A-C; White owns D-E.
+/// The white stone A4 is dead in a three-point space (A5 A4 B4) inside Black's side.
+///
+/// ```text
+///  5  . X X O .
+///  4  O . X O .
+///  3  X X X O .
+///  2  . X X O .
+///  1  X . X O .
+/// ```
+fn dead_stone_position(e: &mut Engine) {
+    ok(e.execute("boardsize 5"));
+    ok(e.execute("komi 0.5"));
+    for v in ["B5", "C5", "C4", "A3", "B3", "C3", "B2", "C2", "A1", "C1"] {
+        ok(e.execute(&format!("play b {v}")));
+    }
+    for v in ["D5", "D4", "D3", "D2", "D1", "A4", "pass"] {
+        ok(e.execute(&format!("play w {v}")));
+    }
+}
+
+#[test]
+fn cleanup_captures_dead_stones_before_passing() {
+    let mut e = engine(5, 3000, 1);
+    dead_stone_position(&mut e);
+    // Counting dead stones as dead, Black wins: after White's pass, pass.
+    assert_eq!(ok(e.execute("reg_genmove b")), "PASS");
+    // In cleanup mode the dead stone must be captured first: play on its liberties.
+    let mv = ok(e.execute("kgs-genmove_cleanup b"));
+    assert!(["A5", "B4"].contains(&mv.as_str()), "cleanup played {mv}");
+}
+
+#[test]
+fn the_tree_is_reused_after_the_moves_played() {
+    let mut game = Game::new(9, Rules::chinese()).unwrap();
+    let mut s = Searcher::new(SearchConfig {
+        seed: Some(3),
+        max_memory: 64 << 20,
+        ..SearchConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        playouts: Some(3000),
+        ..Limits::default()
+    };
+    let first = s.search(
+        &game,
+        Color::Black,
+        limits,
+        Mode::Normal,
+        &mut LogObserver { stop: &stop },
+    );
+    let best = first.summary.best().unwrap();
+    assert!(best.pv.len() >= 2, "{:?}", best.pv);
+    game.play(best.pv[0], Color::Black).unwrap();
+    game.play(best.pv[1], Color::White).unwrap();
+    let second = s.search(
+        &game,
+        Color::Black,
+        limits,
+        Mode::Normal,
+        &mut LogObserver { stop: &stop },
+    );
+    assert!(
+        second.summary.root_visits as u64 > second.summary.playouts,
+        "visits kept from the first search: {} root visits, {} playouts",
+        second.summary.root_visits,
+        second.summary.playouts
+    );
+    // A move the tree never saw (two black moves in a row) starts afresh.
+    game.play(Move::Pass, Color::Black).unwrap();
+    let third = s.search(
+        &game,
+        Color::Black,
+        limits,
+        Mode::Normal,
+        &mut LogObserver { stop: &stop },
+    );
+    assert!(third.summary.root_visits as u64 <= third.summary.playouts + 1);
+}
+
+#[test]
+fn a_full_tree_stops_growing_and_the_search_goes_on() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut s = Searcher::new(SearchConfig {
+        seed: Some(1),
+        // The smallest cap: a few thousand nodes, far fewer than the search wants.
+        max_memory: 1,
+        ..SearchConfig::default()
+    });
+    let stop = AtomicBool::new(false);
+    let r = s.search(
+        &game,
+        Color::Black,
+        Limits {
+            playouts: Some(5000),
+            ..Limits::default()
+        },
+        Mode::Normal,
+        &mut LogObserver { stop: &stop },
+    );
+    let (used, capacity) = r.summary.nodes;
+    assert!(used <= capacity, "{used} > {capacity}");
+    assert!(capacity < 5000 * 10, "the cap was not applied: {capacity}");
+    assert!(
+        r.summary.playouts >= 4000,
+        "searched on: {}",
+        r.summary.playouts
+    );
+    assert!(game.is_legal(r.best_move(), Color::Black));
+}
+
+#[test]
+fn a_stop_request_ends_an_unlimited_search() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut s = Searcher::new(SearchConfig {
+        seed: Some(1),
+        max_memory: 16 << 20,
+        ..SearchConfig::default()
+    });
+    // Raised before the search starts: no limit is set, only the stop ends it.
+    let stop = AtomicBool::new(true);
+    let r = s.search(
+        &game,
+        Color::Black,
+        Limits::default(),
+        Mode::Normal,
+        &mut LogObserver { stop: &stop },
+    );
+    assert!(stop.load(Ordering::Relaxed));
+    assert!(r.summary.playouts < 1_000_000);
+}
+
+#[test]
+fn root_moves_are_the_legal_moves_without_own_eyes() {
+    let mut game = Game::new(5, Rules::chinese()).unwrap();
+    for v in ["A2", "B1"] {
+        let m = game.board().parse_move(v).unwrap();
+        game.play(m, Color::Black).unwrap();
+    }
+    let moves = root_moves(&game, Color::Black);
+    let a1 = game.board().parse_move("A1").unwrap();
+    assert!(!moves.contains(&a1), "A1 is Black's own eye");
+    assert_eq!(moves.len(), 25 - 2 - 1 + 1, "22 points and pass");
+    assert!(root_moves(&game, Color::White).contains(&a1) == game.is_legal(a1, Color::White));
+}
+
+#[test]
+fn analysis_streams_info_lines_and_stops_on_the_next_command() {
+    let mut e = engine(9, 1000, 1);
+    ok(e.execute("play b E5"));
+    // A command is already waiting: the analysis must stop at once and end its answer.
+    e.signals.pending.store(1, Ordering::Relaxed);
+    for (cmd, winrate_is_float) in [("lz-analyze w 10", false), ("kata-analyze w 10", true)] {
+        let out = e.execute(&format!("12 {cmd}"));
+        assert!(out.starts_with("=12\n"), "{out:?}");
+        assert!(out.ends_with("\n\n"), "{out:?}");
+        for line in out.lines().skip(1).filter(|l| !l.is_empty()) {
+            assert!(line.starts_with("info move "), "{line}");
+            let words: Vec<&str> = line.split(' ').collect();
+            let winrate = words[words.iter().position(|w| *w == "winrate").unwrap() + 1];
+            assert_eq!(winrate.contains('.'), winrate_is_float, "{line}");
+        }
+    }
+    e.signals.pending.store(0, Ordering::Relaxed);
+    let out = e.execute("kata-genmove_analyze b 10");
+    assert!(out.starts_with("=\n"), "{out}");
+    let play = out
+        .lines()
+        .find(|l| l.starts_with("play "))
+        .expect("a play line");
+    assert_eq!(e.game.move_number(), 2, "the move was played: {play}");
+    assert!(out.ends_with("\n\n"));
+    assert!(ok(e.execute("gogui-analyze_commands")).contains("/shoutan-ownership"));
+    let own = ok(e.execute("shoutan-ownership"));
+    assert_eq!(own.lines().filter(|l| !l.trim().is_empty()).count(), 9);
+    assert!(e.execute("lz-analyze b nonsense").starts_with("? "));
+}
