@@ -41,6 +41,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         handler: gogui_analyze_commands,
     },
     CommandSpec {
+        name: "gogui-interrupt",
+        handler: gogui_interrupt,
+    },
+    CommandSpec {
         name: "shoutan-analyze_gfx",
         handler: analyze_gfx,
     },
@@ -372,6 +376,13 @@ fn genmove_analyze(
 }
 
 /// GoGui's list of analyze commands: `type/label/command`.
+/// GoGui sends `# interrupt` (which stops a running search) only to engines that list this
+/// command; the command itself does nothing.
+fn gogui_interrupt(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
+    super::expect_args(call.args, 0, "no arguments")?;
+    Ok(String::new())
+}
+
 fn gogui_analyze_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     super::expect_args(call.args, 0, "no arguments")?;
     Ok([

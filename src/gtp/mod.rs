@@ -16,9 +16,8 @@ mod sgf_commands;
 mod time_commands;
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 
 pub use engine::{Engine, EngineOptions};
 
@@ -34,9 +33,41 @@ pub struct Signals {
     pub interrupt: AtomicBool,
     /// Commands read but not yet executed.
     pub pending: AtomicUsize,
+    /// Commands read but not yet answered. An interrupt is raised only while one is, and
+    /// lowered when the last is answered, so it stops the search it was meant for (even one
+    /// not yet started when it arrived) and never a later one.
+    in_flight: Mutex<usize>,
 }
 
 impl Signals {
+    /// The input thread read a command line.
+    fn command_read(&self) {
+        *self.in_flight.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.pending.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The input thread read GoGui's `# interrupt`.
+    fn interrupt_read(&self) {
+        let in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        if *in_flight > 0 {
+            self.interrupt.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The engine took a command line off the queue.
+    fn command_taken(&self) {
+        self.pending.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// The engine answered a command line (or skipped it).
+    fn command_done(&self) {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(|e| e.into_inner());
+        *in_flight = in_flight.saturating_sub(1);
+        if *in_flight == 0 {
+            self.interrupt.store(false, Ordering::Relaxed);
+        }
+    }
+
     /// Whether a search answering a command that must not block the GUI (analysis) should
     /// stop: an interrupt or any newer command.
     pub fn analysis_should_stop(&self) -> bool {
@@ -280,7 +311,6 @@ impl Engine {
                 return Ok(true);
             }
         };
-        self.signals.interrupt.store(false, Ordering::Relaxed);
         let result = match find_command(&cmd.name) {
             None => Err(format!("unknown command: {}", cmd.name)),
             Some(spec) => {
@@ -328,7 +358,7 @@ where
             loop {
                 let item = match read_bounded_line(&mut reader, MAX_LINE_BYTES) {
                     Ok(Input::Line(l)) if is_interrupt_line(&l) => {
-                        signals.interrupt.store(true, Ordering::Relaxed);
+                        signals.interrupt_read();
                         continue;
                     }
                     Ok(item) => item,
@@ -336,7 +366,7 @@ where
                 };
                 let eof = matches!(item, Input::Eof);
                 if !eof {
-                    signals.pending.fetch_add(1, Ordering::Relaxed);
+                    signals.command_read();
                 }
                 if tx.send(item).is_err() || eof {
                     break;
@@ -348,11 +378,13 @@ where
             Input::Eof => break,
             Input::Line(l) => l,
             Input::TooLong { blank: true, .. } => {
-                engine.signals.pending.fetch_sub(1, Ordering::Relaxed);
+                engine.signals.command_taken();
+                engine.signals.command_done();
                 continue;
             }
             Input::TooLong { prefix, .. } => {
-                engine.signals.pending.fetch_sub(1, Ordering::Relaxed);
+                engine.signals.command_taken();
+                engine.signals.command_done();
                 let id = parse_line(&prefix).ok().flatten().and_then(|c| c.id);
                 let answer = format_answer(
                     id.as_deref(),
@@ -368,8 +400,10 @@ where
                 continue;
             }
         };
-        engine.signals.pending.fetch_sub(1, Ordering::Relaxed);
-        match engine.execute_line(&line, &mut output) {
+        engine.signals.command_taken();
+        let served = engine.execute_line(&line, &mut output);
+        engine.signals.command_done();
+        match served {
             Ok(true) => {}
             Ok(false) => break,
             // The GUI went away: nothing more to say.
