@@ -49,8 +49,9 @@ struct Cli {
     /// Seconds per move kept in reserve against the controller's clock (pipes, GUI).
     #[arg(long, default_value_t = shoutan::time::DEFAULT_LAG)]
     lag: f64,
-    /// Search tuning, NAME=VALUE (repeatable): explore, rave_equiv, expand_threshold,
-    /// score_weight, prime_playouts, early_stop, resign_streak, virtual_loss, prior.RULE.
+    /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
+    /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
+    /// resign_streak, virtual_loss, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Log search progress to stderr (same as RUST_LOG=info).

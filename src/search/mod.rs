@@ -49,9 +49,15 @@ pub fn effective_komi(game: &Game) -> f32 {
 pub struct Params {
     /// UCT exploration constant (0: none, the priors and RAVE explore).
     pub explore: f32,
+    /// UCT exploration constant at the root only: AMAF values can bury a move that only
+    /// works when played first (a liberty race's outside liberty); the root is where such
+    /// a blind spot costs a game.
+    pub root_explore: f32,
     /// RAVE equivalence: the number of visits at which a move's own value and its AMAF value
     /// weigh the same (0 turns RAVE off).
     pub rave_equiv: f32,
+    /// Weigh AMAF updates by how soon the move came after the node (2 at once, 0 at the end).
+    pub rave_weighting: bool,
     /// Visits a leaf needs before it gets children (0: by board size).
     pub expand_threshold: u32,
     /// Weight of the score margin in a simulation's value (0: win or loss only).
@@ -74,7 +80,9 @@ impl Default for Params {
     fn default() -> Params {
         Params {
             explore: 0.0,
+            root_explore: 0.0,
             rave_equiv: 3000.0,
+            rave_weighting: true,
             expand_threshold: 0,
             score_weight: 0.0,
             prime_playouts: 128,
@@ -102,7 +110,9 @@ impl Params {
         }
         match name {
             "explore" => self.explore = number as f32,
+            "root_explore" => self.root_explore = number as f32,
             "rave_equiv" => self.rave_equiv = number as f32,
+            "rave_weighting" => self.rave_weighting = number != 0.0,
             "expand_threshold" => self.expand_threshold = number as u32,
             "score_weight" => self.score_weight = (number as f32).min(1.0),
             "prime_playouts" => self.prime_playouts = number as u32,
@@ -623,7 +633,7 @@ impl Searcher {
         if opponent_passed && settled_for_us > 0.0 && mode == Mode::Normal {
             // Passing ends the game: the count must win with dead stones judged from both
             // sides (the search's playouts all started with our move).
-            let after = self.after_pass(game, color);
+            let after = self.after_pass(game, color, self.config.policy);
             if after.as_ref().is_none_or(|a| a.count_for_us > 0.0) || best_non_pass.is_none() {
                 return Decision::Play(Move::Pass);
             }
@@ -650,22 +660,34 @@ impl Searcher {
     /// Whether passing now keeps the game won: playouts as if we had passed (the opponent
     /// to move, who in the search's own playouts always moved second) must still find the
     /// board settled, the careful count winning, and our win rate close to `best_winrate`.
+    ///
+    /// Under heavy playouts the check is repeated with light ones: the heavy policy's shape
+    /// knowledge can blind it to an eye-making point the opponent would find after our pass
+    /// (the light policy tries every point), and passing early only saves time.
     fn passing_is_safe(&mut self, game: &Game, color: Color, best_winrate: f64) -> bool {
-        let Some(after) = self.after_pass(game, color) else {
-            return false;
+        let policies: &[Policy] = match self.config.policy {
+            Policy::Light => &[Policy::Light],
+            Policy::Heavy => &[Policy::Heavy, Policy::Light],
         };
-        log::debug!(
-            "pass check: {:.3} after a pass vs {best_winrate:.3}, careful count {}",
-            after.winrate,
-            after.count_for_us
-        );
-        after.winrate >= best_winrate - 0.05
-            && after.count_for_us > 0.0
-            && is_settled(game, color, &after.ownership)
+        policies.iter().all(|&policy| {
+            let Some(after) = self.after_pass(game, color, policy) else {
+                return false;
+            };
+            log::debug!(
+                "pass check ({}): {:.3} after a pass vs {best_winrate:.3}, careful count {}",
+                policy.name(),
+                after.winrate,
+                after.count_for_us
+            );
+            after.winrate >= best_winrate - 0.05
+                && after.count_for_us > 0.0
+                && is_settled(game, color, &after.ownership)
+        })
     }
 
-    /// Playouts from the position as if `color` had passed; `None` before any search.
-    fn after_pass(&mut self, game: &Game, color: Color) -> Option<AfterPass> {
+    /// Playouts under `policy` from the position as if `color` had passed; `None` before any
+    /// search.
+    fn after_pass(&mut self, game: &Game, color: Color, policy: Policy) -> Option<AfterPass> {
         let worker = self.workers.first_mut()?;
         let board = game.board();
         let komi = effective_komi(game);
@@ -676,7 +698,7 @@ impl Searcher {
             game.positions(),
             game.ko_rule(),
             komi,
-            self.config.policy,
+            policy,
             n,
         );
         let careful = pessimistic_dead_stones(board, &ownership, color);

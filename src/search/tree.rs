@@ -22,6 +22,10 @@ pub type NodeId = u32;
 /// One win in the fixed-point value sums.
 pub const VALUE_UNIT: f64 = 65536.0;
 
+/// One AMAF visit in the AMAF visit counter (weighted updates count fractions of a visit;
+/// a u32 counter holds 67 million updates of the largest weight).
+pub const RAVE_UNIT: f64 = 32.0;
+
 /// Score sums are kept in units of 1/`SCORE_UNIT` point.
 pub const SCORE_UNIT: f64 = 16.0;
 
@@ -208,12 +212,14 @@ impl Node {
             .fetch_add((score * SCORE_UNIT).round() as i64, Relaxed);
     }
 
-    /// Adds an all-moves-as-first result for the player who moved into this node.
+    /// Adds an all-moves-as-first result for the player who moved into this node, counted
+    /// `weight` times (0..=2).
     #[inline]
-    pub fn add_rave(&self, value: f64) {
-        self.rave_visits.fetch_add(1, Relaxed);
+    pub fn add_rave(&self, value: f64, weight: f64) {
+        self.rave_visits
+            .fetch_add((weight * RAVE_UNIT) as u32, Relaxed);
         self.rave_wins
-            .fetch_add((value * VALUE_UNIT) as u64, Relaxed);
+            .fetch_add((weight * value * VALUE_UNIT) as u64, Relaxed);
     }
 
     /// Mean result of the real simulations for the player who moved into this node, if any.
@@ -234,7 +240,7 @@ impl Node {
         Stats {
             visits: self.visits.load(Relaxed) as f32,
             wins: (self.wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,
-            rave_visits: self.rave_visits.load(Relaxed) as f32,
+            rave_visits: (self.rave_visits.load(Relaxed) as f64 / RAVE_UNIT) as f32,
             rave_wins: (self.rave_wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,
             prior_visits: self.prior_visits.load(Relaxed) as f32,
             prior_wins: (self.prior_wins.load(Relaxed) as f64 / VALUE_UNIT) as f32,

@@ -129,15 +129,16 @@ impl FirstPlay {
     }
 
     #[inline]
-    fn set(&mut self, p: Point, c: Color) {
+    fn set(&mut self, p: Point, c: Color, index: usize) {
         self.stamp[p as usize] = self.current;
-        self.first[p as usize] = c.index() as u32;
+        self.first[p as usize] = (index as u32) << 1 | c.index() as u32;
     }
 
-    /// Who played `p` first from the current index on, if anyone.
+    /// Who played `p` first from the current index on, and at which index, if anyone.
     #[inline]
-    fn get(&self, p: Point) -> Option<u32> {
-        (self.stamp[p as usize] == self.current).then(|| self.first[p as usize])
+    fn get(&self, p: Point) -> Option<(u32, usize)> {
+        let packed = self.first[p as usize];
+        (self.stamp[p as usize] == self.current).then_some((packed & 1, (packed >> 1) as usize))
     }
 }
 
@@ -202,7 +203,12 @@ impl Worker {
             if children.is_empty() {
                 break;
             }
-            let child = select(s, node.visits(), children);
+            let explore = if id == tree.root {
+                s.params.root_explore
+            } else {
+                s.params.explore
+            };
+            let child = select(s, explore, node.visits(), children);
             let cnode = tree.get(child);
             cnode.add_virtual_loss(s.params.virtual_loss);
             let mv = cnode.mv();
@@ -289,16 +295,22 @@ impl Worker {
             return;
         }
         // AMAF: walk the whole move sequence backwards so that `first` tells, for each depth
-        // d, who played each point first from move d on.
+        // d, who played each point first from move d on, and when. Moves played soon after
+        // d weigh more than late ones (linearly from 2 down to 0 over the rest of the
+        // simulation): a move that only works when played at once is not buried under the
+        // results of playouts where it came too late.
         self.first.next_simulation();
-        for &(p, c) in self.playout.moves.iter().rev() {
-            self.first.set(p, c);
+        let tree_len = self.tree_moves.len();
+        let total = tree_len + self.playout.moves.len();
+        for (i, &(p, c)) in self.playout.moves.iter().enumerate().rev() {
+            self.first.set(p, c, tree_len + i);
         }
+        let weighted = s.params.rave_weighting;
         for d in (0..self.path.len()).rev() {
-            if d < self.tree_moves.len()
+            if d < tree_len
                 && let Move::Play(p) = self.tree_moves[d]
             {
-                self.first.set(p, color_at(d));
+                self.first.set(p, color_at(d), d);
             }
             let node = tree.get(self.path[d]);
             let Some(children) = node.children() else {
@@ -307,12 +319,19 @@ impl Worker {
             let to_move = color_at(d);
             let value = value_for(to_move);
             let c = to_move.index() as u32;
+            let span = (total - d).max(1) as f64;
             for child in children {
                 let cn = tree.get(child);
                 if let Move::Play(p) = cn.mv()
-                    && self.first.get(p) == Some(c)
+                    && let Some((color, at)) = self.first.get(p)
+                    && color == c
                 {
-                    cn.add_rave(value);
+                    let weight = if weighted {
+                        2.0 * (1.0 - (at - d) as f64 / span)
+                    } else {
+                        1.0
+                    };
+                    cn.add_rave(value, weight);
                 }
             }
         }
@@ -391,9 +410,13 @@ pub fn value_of_score(score: f64, score_weight: f64) -> f64 {
 /// UCT with RAVE: the child with the best blend of its mean value, its AMAF value and an
 /// exploration bonus. Prior knowledge counts as earlier visits.
 #[inline]
-fn select(s: &Shared<'_>, parent_visits: u32, children: std::ops::Range<NodeId>) -> NodeId {
+fn select(
+    s: &Shared<'_>,
+    explore: f32,
+    parent_visits: u32,
+    children: std::ops::Range<NodeId>,
+) -> NodeId {
     let equiv = s.params.rave_equiv;
-    let explore = s.params.explore;
     let log_n = ((parent_visits + 1) as f32).ln();
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
