@@ -4,9 +4,10 @@
 //!
 //! Each rule adds some virtual visits worth a fixed value; a move's prior is the sum. What the
 //! rules know: captures (especially of stones just played or of big chains), escaping from
-//! atari, putting a chain in atari, self-atari (bad, except a small throw-in), nearness to the
-//! last two moves (local answers are usually right), and the edge (first and second line moves
-//! far from every stone are usually wrong, the third and fourth lines right on big boards).
+//! atari, putting a chain in atari, self-atari (bad, except a small throw-in), 3x3 shapes,
+//! nearness to the last two moves (local answers are usually right), and the edge (first and
+//! second line moves far from every stone are usually wrong, the third and fourth lines right
+//! on big boards).
 //! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
@@ -26,6 +27,9 @@ pub struct PriorWeights {
     pub self_atari: u32,
     /// Largest self-atari chain still treated as a possible throw-in (lighter penalty).
     pub throw_in_max: usize,
+    /// The point's 3x3 neighbourhood matches one of the playout shapes (hane, cut, ...;
+    /// [`crate::patterns`]) and the move is no self-atari (as wins).
+    pub shape: u32,
     /// Near the last move or the one before (as wins).
     pub near_last: u32,
     /// First line with no stone nearby (as losses).
@@ -52,6 +56,7 @@ impl PriorWeights {
             atari: if big { 12 } else { 8 },
             self_atari: if big { 60 } else { 40 },
             throw_in_max: 2,
+            shape: if big { 20 } else { 10 },
             near_last: if big { 40 } else { 20 },
             first_line: if big { 60 } else { 20 },
             second_line: if big { 20 } else { 0 },
@@ -71,6 +76,7 @@ impl PriorWeights {
             "escape" => &mut self.escape,
             "atari" => &mut self.atari,
             "self_atari" => &mut self.self_atari,
+            "shape" => &mut self.shape,
             "near_last" => &mut self.near_last,
             "first_line" => &mut self.first_line,
             "second_line" => &mut self.second_line,
@@ -183,8 +189,13 @@ pub fn move_prior(board: &Board, mv: Move, c: Color, w: &PriorWeights) -> (u32, 
             w.self_atari
         };
         acc.add(weight, 0.0);
-    } else if ataris && libs_after >= 2 {
-        acc.add(w.atari, 0.7);
+    } else {
+        if ataris && libs_after >= 2 {
+            acc.add(w.atari, 0.7);
+        }
+        if w.shape > 0 && crate::patterns::matches_shape(board, p, c) {
+            acc.add(w.shape, 1.0);
+        }
     }
 
     // Locality: answer near the last moves.
@@ -403,5 +414,32 @@ mod tests {
         let (_, x) = move_prior(g.board(), mv(&g, "B1"), Black, &w);
         let (_, y) = move_prior(g.board(), mv(&g, "E5"), Black, &w);
         assert!(x < y, "self-atari {x} vs quiet {y}");
+    }
+
+    #[test]
+    fn shapes_add_their_weight() {
+        use Color::*;
+        // Black D6 and F6 with White E6 between them: Black E5 under White's stone matches
+        // the shape `XOX / .*.` (the move at *); Black B2, far from everything, matches none.
+        let g = setup(9, &[("D6", Black), ("E6", White), ("F6", Black)]);
+        let Move::Play(e5) = mv(&g, "E5") else {
+            panic!()
+        };
+        let Move::Play(b2) = mv(&g, "B2") else {
+            panic!()
+        };
+        assert!(crate::patterns::matches_shape(g.board(), e5, Black));
+        assert!(!crate::patterns::matches_shape(g.board(), b2, Black));
+        let with = PriorWeights::for_size(9);
+        let mut without = with.clone();
+        without.set("shape", 0).unwrap();
+        let (n1, x1) = move_prior(g.board(), Move::Play(e5), Black, &with);
+        let (n0, x0) = move_prior(g.board(), Move::Play(e5), Black, &without);
+        assert_eq!(n1, n0 + with.shape);
+        assert!(x1 > x0, "{x1} {x0}");
+        assert_eq!(
+            move_prior(g.board(), Move::Play(b2), Black, &with),
+            move_prior(g.board(), Move::Play(b2), Black, &without)
+        );
     }
 }
