@@ -375,7 +375,6 @@ fn genmove_analyze(
     Ok(String::new())
 }
 
-/// GoGui's list of analyze commands: `type/label/command`.
 /// GoGui sends `# interrupt` (which stops a running search) only to engines that list this
 /// command; the command itself does nothing.
 fn gogui_interrupt(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
@@ -383,6 +382,7 @@ fn gogui_interrupt(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String
     Ok(String::new())
 }
 
+/// GoGui's list of analyze commands: `type/label/command`.
 fn gogui_analyze_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     super::expect_args(call.args, 0, "no arguments")?;
     Ok([
