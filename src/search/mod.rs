@@ -436,14 +436,15 @@ impl Searcher {
         // Root children: exactly the moves the game allows (superko included).
         let moves = root_moves(game, color);
         let root = tree.root;
+        let mut scratch = Board::new(size);
         if !tree.set_children(root, &moves, |mv| {
-            move_prior(root_board, mv, color, &priors)
+            move_prior(root_board, mv, color, &priors, &mut scratch)
         }) {
             // The arena is full of the old tree: start afresh.
             tree.clear();
             let root = tree.root;
             tree.set_children(root, &moves, |mv| {
-                move_prior(root_board, mv, color, &priors)
+                move_prior(root_board, mv, color, &priors, &mut scratch)
             });
         }
 

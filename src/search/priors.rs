@@ -11,6 +11,10 @@
 //! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
+use crate::tactics;
+
+/// Longest ladder read for the escape rule, in ataris (a ladder across a 25x25 board).
+const LADDER_PLIES: usize = 50;
 
 /// Weights of the prior rules, in equivalent visits. `even` applies to every move.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,8 +121,14 @@ impl Acc {
 }
 
 /// The prior of `c` playing `mv` on `board` (legal, not filling an own eye): equivalent visits
-/// and their mean value for `c`.
-pub fn move_prior(board: &Board, mv: Move, c: Color, w: &PriorWeights) -> (u32, f32) {
+/// and their mean value for `c`. `scratch` is a board to read ladders on.
+pub fn move_prior(
+    board: &Board,
+    mv: Move,
+    c: Color,
+    w: &PriorWeights,
+    scratch: &mut Board,
+) -> (u32, f32) {
     let mut acc = Acc::default();
     acc.add(w.even, 0.5);
     let p = match mv {
@@ -178,6 +188,17 @@ pub fn move_prior(board: &Board, mv: Move, c: Color, w: &PriorWeights) -> (u32, 
         }
     }
     let libs_after = liberties_after(board, p, c, 3);
+    // Running out of atari to two liberties saves nothing when a ladder captures the chain
+    // anyway; it only makes the loss bigger.
+    let runs_into_ladder = own_in_atari && captured_stones == 0 && libs_after == 2 && {
+        scratch.copy_from(board);
+        scratch.play(p, c);
+        tactics::read_ladder(scratch, p, c, LADDER_PLIES)
+    };
+    if runs_into_ladder {
+        acc.add(w.self_atari, 0.0);
+        return acc.finish();
+    }
     if own_in_atari && (libs_after >= 2 || captured_stones > 0) {
         acc.add(w.escape, 1.0);
     }
@@ -379,15 +400,16 @@ mod tests {
         );
         let w = PriorWeights::for_size(9);
         let value = |v: &str| {
-            let (n, x) = move_prior(g.board(), mv(&g, v), Black, &w);
+            let (n, x) = move_prior(g.board(), mv(&g, v), Black, &w, &mut Board::new(9));
             n as f32 * (x - 0.5)
         };
         // Capturing beats a quiet move far away; a far first-line move is worst.
         assert!(value("B1") > value("E5"), "{} {}", value("B1"), value("E5"));
         assert!(value("E5") > value("J5"), "{} {}", value("E5"), value("J5"));
-        // White saving B2 by B1 would be self-atari? B1 gives B2-B1 liberties A1, C1: not.
-        let (n, x) = move_prior(g.board(), mv(&g, "B1"), White, &w);
-        assert!(x > 0.5, "escape {n} {x}");
+        // White B1 gives B2-B1 two liberties, A1 and C1, but Black C1 then captures it
+        // (White A1 adds no liberty): an escape that fails, valued below even.
+        let (n, x) = move_prior(g.board(), mv(&g, "B1"), White, &w, &mut Board::new(9));
+        assert!(x < 0.5, "failed escape {n} {x}");
     }
 
     #[test]
@@ -411,8 +433,9 @@ mod tests {
         );
         // Black chain A2-B2-C2 has liberties A1, B1 (C1 is White). Black B1 leaves A1 only.
         let w = PriorWeights::for_size(9);
-        let (_, x) = move_prior(g.board(), mv(&g, "B1"), Black, &w);
-        let (_, y) = move_prior(g.board(), mv(&g, "E5"), Black, &w);
+        let scratch = &mut Board::new(9);
+        let (_, x) = move_prior(g.board(), mv(&g, "B1"), Black, &w, scratch);
+        let (_, y) = move_prior(g.board(), mv(&g, "E5"), Black, &w, scratch);
         assert!(x < y, "self-atari {x} vs quiet {y}");
     }
 
@@ -433,13 +456,46 @@ mod tests {
         let with = PriorWeights::for_size(9);
         let mut without = with.clone();
         without.set("shape", 0).unwrap();
-        let (n1, x1) = move_prior(g.board(), Move::Play(e5), Black, &with);
-        let (n0, x0) = move_prior(g.board(), Move::Play(e5), Black, &without);
+        let scratch = &mut Board::new(9);
+        let (n1, x1) = move_prior(g.board(), Move::Play(e5), Black, &with, scratch);
+        let (n0, x0) = move_prior(g.board(), Move::Play(e5), Black, &without, scratch);
         assert_eq!(n1, n0 + with.shape);
         assert!(x1 > x0, "{x1} {x0}");
         assert_eq!(
-            move_prior(g.board(), Move::Play(b2), Black, &with),
-            move_prior(g.board(), Move::Play(b2), Black, &without)
+            move_prior(g.board(), Move::Play(b2), Black, &with, scratch),
+            move_prior(g.board(), Move::Play(b2), Black, &without, scratch)
         );
+    }
+
+    #[test]
+    fn running_into_a_ladder_is_no_escape() {
+        use Color::*;
+        // Black C3 in atari after White D3 (White B3, C2, D4 around it). Black C4 reaches
+        // two liberties (B4, C5), and White's ataris chase it to the left edge: a ladder.
+        let ladder = [
+            ("C3", Black),
+            ("B3", White),
+            ("H8", Black),
+            ("C2", White),
+            ("H7", Black),
+            ("D4", White),
+            ("H6", Black),
+            ("D3", White),
+        ];
+        // The same with a black stone on B5 in the ladder's path: C4 then escapes.
+        let mut broken = ladder.to_vec();
+        broken.insert(6, ("B5", Black));
+        broken.insert(7, ("J9", White));
+        let w = PriorWeights::for_size(9);
+        let scratch = &mut Board::new(9);
+        let prior = |stones: &[(&str, Color)], scratch: &mut Board| {
+            let g = setup(9, stones);
+            move_prior(g.board(), mv(&g, "C4"), Black, &w, scratch)
+        };
+        let (n, x) = prior(&ladder, scratch);
+        assert_eq!(n, w.even + w.self_atari);
+        assert!(x < 0.5, "ladder {x}");
+        let (_, y) = prior(&broken, scratch);
+        assert!(y > 0.5, "escape {y}");
     }
 }

@@ -152,6 +152,8 @@ pub struct Worker {
     expand_moves: Vec<(Move, u32, f32)>,
     /// Scratch ownership for taxed counting.
     tax_owners: Box<Owners>,
+    /// Scratch board for the priors' ladder reading.
+    scratch: Box<Board>,
 }
 
 impl Worker {
@@ -164,6 +166,7 @@ impl Worker {
             first: FirstPlay::new(),
             expand_moves: Vec::with_capacity(MAX_POINTS + 1),
             tax_owners: Box::new([Cell::Empty; MAX_POINTS]),
+            scratch: Box::new(Board::new(9)),
         }
     }
 
@@ -252,10 +255,10 @@ impl Worker {
             if board.is_playout_eye(p, color) || !self.playout.is_legal(p, color, s.history, s.ko) {
                 continue;
             }
-            let (n, v) = move_prior(board, Move::Play(p), color, &s.priors);
+            let (n, v) = move_prior(board, Move::Play(p), color, &s.priors, &mut self.scratch);
             self.expand_moves.push((Move::Play(p), n, v));
         }
-        let (n, v) = move_prior(board, Move::Pass, color, &s.priors);
+        let (n, v) = move_prior(board, Move::Pass, color, &s.priors, &mut self.scratch);
         self.expand_moves.push((Move::Pass, n, v));
         let node = s.tree.get(id);
         let Some(first) = s.tree.arena.alloc(self.expand_moves.len()) else {
