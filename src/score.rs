@@ -692,21 +692,7 @@ mod tests {
     use crate::board::Move;
 
     fn board_from(rows: &[&str]) -> Board {
-        let size = rows.len();
-        let mut b = Board::new(size);
-        for (i, row) in rows.iter().enumerate() {
-            let r = size - 1 - i;
-            for (c, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let color = match ch {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                let p = b.point(c, r);
-                b.place_setup_stone(p, color).unwrap();
-            }
-        }
-        b
+        board_from_diagram(rows).expect("valid diagram")
     }
 
     #[test]

@@ -261,23 +261,8 @@ mod tests {
     use super::*;
     use crate::board::Move;
 
-    /// A board from rows written top (highest row) first: `X` black, `O` white.
-    pub(crate) fn board_from(rows: &[&str]) -> Board {
-        let size = rows.len();
-        let mut b = Board::new(size);
-        for (i, row) in rows.iter().enumerate() {
-            let r = size - 1 - i;
-            for (c, ch) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
-                let color = match ch {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                let p = b.point(c, r);
-                b.place_setup_stone(p, color).expect("valid diagram");
-            }
-        }
-        b
+    fn board_from(rows: &[&str]) -> Board {
+        crate::score::board_from_diagram(rows).expect("valid diagram")
     }
 
     fn pt(b: &Board, name: &str) -> Point {
