@@ -578,7 +578,6 @@ impl Searcher {
         }
         self.last_move_number = game.move_number();
         let komi = effective_komi(game);
-        let dead = dead_stones(board, &result.ownership, 0.5);
         // Before passing (which may end the game), count erring against ourselves.
         let careful = pessimistic_dead_stones(board, &result.ownership, color);
         let tax = game.rules().scoring == Scoring::TaxedArea;
@@ -621,9 +620,11 @@ impl Searcher {
             }
         }
 
+        // Clean up only stones that are clearly dead: in a lost position the opponent's
+        // replies in the tree are arbitrary, and its live groups can look half dead.
         if mode == Mode::Cleanup
-            && has_dead(board, &dead, color.opponent())
-            && let Some(mv) = cleanup_move(game, color, &dead, summary)
+            && has_dead(board, &careful, color.opponent())
+            && let Some(mv) = cleanup_move(game, color, &careful, summary)
         {
             return Decision::Play(mv);
         }
