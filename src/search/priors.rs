@@ -4,10 +4,10 @@
 //!
 //! Each rule adds some virtual visits worth a fixed value; a move's prior is the sum. What the
 //! rules know: captures (especially of stones just played or of big chains) and ataris that
-//! capture, escaping from atari and from ataris that would capture, putting a chain in atari, self-atari (bad, except a small throw-in), 3x3 shapes,
-//! nearness to the last two moves (local answers are usually right), and the edge (first and
-//! second line moves far from every stone are usually wrong, the third and fourth lines right
-//! on big boards).
+//! capture, escaping from atari and from ataris that would capture, putting a chain in
+//! atari, self-atari (bad, except a small throw-in), 3x3 shapes, nearness to the last two
+//! moves (local answers are usually right), and the edge (first and second line moves far
+//! from every stone are usually wrong, the third and fourth lines right on big boards).
 //! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
