@@ -9,13 +9,15 @@
 //! own eye, where "eye" is [`Board::is_playout_eye`]: every orthogonal neighbour is an own
 //! stone or the edge, and the opponent holds at most one diagonal (none on the edge).
 //! The heavy policy ([`heavy`]) answers the last move first (captures, atari escapes, 3x3
-//! shapes) and avoids self-atari; see there.
+//! shapes) and avoids self-atari; see there. It can also replay replies that won earlier
+//! simulations ([`replies`], last-good-reply with forgetting).
 //!
 //! Superko costs almost nothing: a move can only recreate an earlier position on a point
 //! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
 //! so only those moves are looked up in the position tables.
 
 pub mod heavy;
+pub mod replies;
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
@@ -23,6 +25,7 @@ use crate::patterns;
 use crate::rng::Rng;
 use crate::rules::KoRule;
 use crate::score::{Owners, area_owners};
+use replies::Replies;
 
 /// Capacity of the per-playout position list: more than the tree prefix plus the longest
 /// playout (`max_playout_moves(MAX_SIZE)` = 1875) ever need.
@@ -174,6 +177,8 @@ pub struct Playout {
     pub owners: Owners,
     /// Scratch board for ladder reading in the heavy policy.
     scratch: Box<Board>,
+    /// Last good replies for the heavy policy (off until configured).
+    pub replies: Replies,
 }
 
 impl Playout {
@@ -187,12 +192,14 @@ impl Playout {
             moves: Vec::with_capacity(max_playout_moves(crate::board::MAX_SIZE) + 8),
             owners: [Cell::Empty; MAX_POINTS],
             scratch: Box::new(Board::new(9)),
+            replies: Replies::new(),
         }
     }
 
     /// Starts from `root`, forgetting every position of the previous playout.
     pub fn start(&mut self, root: &Board) {
         self.board.copy_from(root);
+        self.replies.use_size(root.size());
         self.local.clear();
         self.moves.clear();
     }
@@ -226,6 +233,38 @@ impl Playout {
                 self.board.play(p, c);
                 self.local.insert(self.board.hash());
             }
+        }
+    }
+
+    /// Updates the reply tables (see [`replies`]) from the simulation just finished: the
+    /// game's last two moves before the simulation (`context`, `NO_POINT` for passes), the
+    /// tree moves (`NO_POINT` for passes) played alternately from `first`, then this
+    /// playout's [`Playout::moves`]; `winner` won it. Does nothing when the tables are off.
+    pub fn learn_replies(
+        &mut self,
+        context: [Point; 2],
+        first: Color,
+        tree: impl IntoIterator<Item = Point>,
+        winner: Color,
+    ) {
+        if self.replies.level() == 0 {
+            return;
+        }
+        let mut recent = context;
+        let mut color = first;
+        for p in tree {
+            self.replies.learn(recent, p, color, color == winner);
+            recent = [recent[1], p];
+            color = color.opponent();
+        }
+        for &(p, c) in &self.moves {
+            // `moves` lists no passes: a move out of turn follows one.
+            if c != color {
+                recent = [recent[1], NO_POINT];
+            }
+            self.replies.learn(recent, p, c, c == winner);
+            recent = [recent[1], p];
+            color = c.opponent();
         }
     }
 
