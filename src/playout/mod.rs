@@ -560,6 +560,72 @@ mod tests {
         assert!(hits[1] > 160, "{hits:?}");
     }
 
+    /// Last-good-reply: after a simulation that White won by answering Black's E5 with C3,
+    /// a heavy playout from the position after E5 answers with C3 every time (nothing else
+    /// on the board calls for a move); after a simulation that White lost with that reply it
+    /// is forgotten and C3 is as rare as any other point. A pass between E5 and C3 teaches
+    /// nothing.
+    #[test]
+    fn heavy_policy_replays_the_last_good_reply_and_forgets_a_losing_one() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        let point = |g: &Game, v: &str| match g.board().parse_move(v).unwrap() {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        };
+        let e5 = point(&game, "E5");
+        let c3 = point(&game, "C3");
+        game.play(Move::Play(e5), Color::Black).unwrap();
+        let mut po = Playout::new(17);
+        let first_moves_at_c3 = |po: &mut Playout| {
+            let mut hits = 0;
+            for _ in 0..100 {
+                po.start(game.board());
+                po.run(
+                    Color::White,
+                    game.positions(),
+                    KoRule::Positional,
+                    7.5,
+                    Policy::Heavy,
+                );
+                if po.moves.first() == Some(&(c3, Color::White)) {
+                    hits += 1;
+                }
+            }
+            hits
+        };
+        for order in [
+            replies::ReplyOrder::BeforeTactics,
+            replies::ReplyOrder::AfterTactics,
+        ] {
+            po.replies.configure(1, order);
+            po.replies.clear();
+            po.start(&Board::new(9));
+            // Black E5, White C3 in the tree; White won.
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [e5, c3], Color::White);
+            assert_eq!(first_moves_at_c3(&mut po), 100);
+            // Switched off, the table is not used.
+            po.replies.configure(0, order);
+            assert!(first_moves_at_c3(&mut po) < 10);
+            po.replies.configure(1, order);
+            // The same moves in the playout part, and White lost: forgotten.
+            po.start(&Board::new(9));
+            po.moves.extend([(e5, Color::Black), (c3, Color::White)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert!(first_moves_at_c3(&mut po) < 10);
+            // Passes are not listed in `moves`; a move out of turn follows one. Black E5,
+            // White passes, Black C3, and Black won: C3 answered the pass, not E5.
+            po.start(&Board::new(9));
+            po.moves.extend([(e5, Color::Black), (c3, Color::Black)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert_eq!(po.replies.reply1(Color::Black, e5), NO_POINT);
+            // Black passes, White E5, Black C3, and Black won: C3 answered E5.
+            po.moves.clear();
+            po.moves.extend([(e5, Color::White), (c3, Color::Black)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert_eq!(po.replies.reply1(Color::Black, e5), c3);
+        }
+    }
+
     /// Both policies run on every board size (the heavy policy's 3x3 and ladder code reads
     /// around points next to the padding), end with a consistent board and score it right.
     #[test]

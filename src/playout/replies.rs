@@ -146,3 +146,75 @@ impl Replies {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: Point = 30;
+    const B: Point = 31;
+    const C: Point = 40;
+    const D: Point = 41;
+    const X: Point = 50;
+
+    #[test]
+    fn winners_moves_are_stored_and_losers_moves_forgotten() {
+        let mut r = Replies::new();
+        r.configure(2, ReplyOrder::BeforeTactics);
+        r.use_size(9);
+        // Black A, White B, Black C, and Black won.
+        r.learn([NO_POINT, NO_POINT], A, Color::Black, true);
+        r.learn([NO_POINT, A], B, Color::White, false);
+        r.learn([A, B], C, Color::Black, true);
+        assert_eq!(r.reply1(Color::Black, B), C);
+        assert_eq!(r.reply2(Color::Black, A, B), C);
+        // The loser's move stored nothing, and colours are kept apart.
+        assert_eq!(r.reply1(Color::White, A), NO_POINT);
+        assert_eq!(r.reply1(Color::White, B), NO_POINT);
+        // Black loses with another move after B: the stored reply C stays.
+        r.learn([X, B], D, Color::Black, false);
+        assert_eq!(r.reply1(Color::Black, B), C);
+        // Black loses with C after X, B: forgotten as the reply to B, but the reply to the
+        // pair A, B is another entry and stays.
+        r.learn([X, B], C, Color::Black, false);
+        assert_eq!(r.reply1(Color::Black, B), NO_POINT);
+        assert_eq!(r.reply2(Color::Black, A, B), C);
+        r.learn([A, B], C, Color::Black, false);
+        assert_eq!(r.reply2(Color::Black, A, B), NO_POINT);
+        // A later win overwrites.
+        r.learn([A, B], C, Color::Black, true);
+        r.learn([A, B], D, Color::Black, true);
+        assert_eq!(r.reply1(Color::Black, B), D);
+        assert_eq!(r.reply2(Color::Black, A, B), D);
+    }
+
+    #[test]
+    fn passes_are_neither_stored_nor_answered() {
+        let mut r = Replies::new();
+        r.configure(2, ReplyOrder::BeforeTactics);
+        r.use_size(9);
+        r.learn([A, NO_POINT], C, Color::Black, true);
+        r.learn([NO_POINT, A], NO_POINT, Color::Black, true);
+        assert_eq!(r.reply1(Color::Black, NO_POINT), NO_POINT);
+        assert_eq!(r.reply1(Color::Black, A), NO_POINT);
+        assert_eq!(r.reply2(Color::Black, A, NO_POINT), NO_POINT);
+        // After a pass and a move, only the one-move reply is learnt.
+        r.learn([NO_POINT, A], C, Color::Black, true);
+        assert_eq!(r.reply1(Color::Black, A), C);
+        assert_eq!(r.two.iter().filter(|&&p| p != NO_POINT).count(), 0);
+    }
+
+    #[test]
+    fn level_one_keeps_no_pair_table_and_a_size_change_clears() {
+        let mut r = Replies::new();
+        r.configure(1, ReplyOrder::AfterTactics);
+        r.use_size(9);
+        r.learn([A, B], C, Color::White, true);
+        assert_eq!(r.reply1(Color::White, B), C);
+        assert_eq!(r.reply2(Color::White, A, B), NO_POINT);
+        r.use_size(9);
+        assert_eq!(r.reply1(Color::White, B), C);
+        r.use_size(13);
+        assert_eq!(r.reply1(Color::White, B), NO_POINT);
+    }
+}
