@@ -1,6 +1,9 @@
 //! The heavy playout policy, in the spirit of MoGo and Pachi's moggy.
 //!
 //! Each move tries, in order:
+//! 0. when last-good-reply is on ([`super::replies`]), the stored winning reply to the last
+//!    two moves, then to the last move, if it is legal, fills no own eye and is no bad
+//!    self-atari (here or, by [`ReplyOrder::AfterTactics`], between steps 1 and 2);
 //! 1. (most of the time) answers to the last move: capture the chain it just played if that
 //!    is in atari, capture an opponent chain next to it left in atari, and save our chains
 //!    next to it that it put in atari — by capturing one of their attackers, or by
@@ -18,6 +21,7 @@
 //! Candidates of one step are drawn uniformly among those that pass the checks.
 
 use super::Playout;
+use super::replies::ReplyOrder;
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::game::PositionHistory;
 use crate::patterns;
@@ -215,6 +219,12 @@ impl Playout {
     pub(super) fn pick_heavy(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
         let last = self.board.last_move();
         if last != NO_POINT {
+            let reply_order = (self.replies.level() > 0).then(|| self.replies.order());
+            if reply_order == Some(ReplyOrder::BeforeTactics)
+                && let Some(p) = self.stored_reply(last, c, history, ko)
+            {
+                return p;
+            }
             if self.rng.chance(TACTICS_RATE) {
                 let mut cands = Candidates::new();
                 atari_responses(&self.board, &mut self.scratch, last, c, &mut cands);
@@ -233,6 +243,11 @@ impl Playout {
                     return p;
                 }
             }
+            if reply_order == Some(ReplyOrder::AfterTactics)
+                && let Some(p) = self.stored_reply(last, c, history, ko)
+            {
+                return p;
+            }
             if self.rng.chance(SHAPE_RATE) {
                 let mut cands = Candidates::new();
                 shape_moves(&self.board, last, c, &mut cands);
@@ -249,6 +264,34 @@ impl Playout {
             return self.pick_light(c, history, ko);
         }
         self.pick_sane(c, history, ko)
+    }
+
+    /// The stored reply of `c` to the last two moves, else to the last move `last`, if it
+    /// is legal (superko included), fills no own eye and is no bad self-atari.
+    #[inline]
+    fn stored_reply(
+        &self,
+        last: Point,
+        c: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+    ) -> Option<Point> {
+        let acceptable = |p: Point| {
+            let b = &self.board;
+            p != NO_POINT
+                && b.is_legal(p, c)
+                && !b.is_playout_eye(p, c)
+                && !is_bad_self_atari(b, p, c)
+                && !self.repeats(p, c, history, ko)
+        };
+        if self.replies.level() >= 2 {
+            let p = self.replies.reply2(c, self.board.last_move2(), last);
+            if acceptable(p) {
+                return Some(p);
+            }
+        }
+        let p = self.replies.reply1(c, last);
+        acceptable(p).then_some(p)
     }
 
     /// A uniformly random candidate that is legal (superko included), fills no own eye and,
