@@ -3,7 +3,7 @@
 //! Each move tries, in order:
 //! 0. when last-good-reply is on ([`super::replies`]), the stored winning reply to the last
 //!    two moves, then to the last move, if it is legal, fills no own eye and is no bad
-//!    self-atari (here or, by [`ReplyOrder::AfterTactics`], between steps 1 and 2);
+//!    self-atari (here or, by [`ReplyOrder::AfterTactics`], between steps 2 and 3);
 //! 1. (most of the time) answers to the last move: capture the chain it just played if that
 //!    is in atari, capture an opponent chain next to it left in atari, and save our chains
 //!    next to it that it put in atari — by capturing one of their attackers, or by

@@ -18,7 +18,7 @@ use crate::board::{Color, MAX_POINTS, NO_POINT, Point};
 pub enum ReplyOrder {
     /// Before the captures and atari escapes (as Baier & Drake, where it comes first).
     BeforeTactics,
-    /// After the captures and atari escapes, before the 3x3 shapes.
+    /// After the captures, atari escapes and two-liberty fights, before the 3x3 shapes.
     AfterTactics,
 }
 
