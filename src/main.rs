@@ -51,7 +51,7 @@ struct Cli {
     lag: f64,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
-    /// resign_streak, virtual_loss, prior.RULE.
+    /// resign_streak, virtual_loss, lgrf, lgrf_order, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Log search progress to stderr (same as RUST_LOG=info).

@@ -1,20 +1,27 @@
 //! The heavy playout policy, in the spirit of MoGo and Pachi's moggy.
 //!
 //! Each move tries, in order:
+//! 0. when last-good-reply is on ([`super::replies`]), the stored winning reply to the last
+//!    two moves, then to the last move, if it is legal, fills no own eye and is no bad
+//!    self-atari (here or, by [`ReplyOrder::AfterTactics`], between steps 2 and 3);
 //! 1. (most of the time) answers to the last move: capture the chain it just played if that
 //!    is in atari, capture an opponent chain next to it left in atari, and save our chains
 //!    next to it that it put in atari — by capturing one of their attackers, or by
 //!    extending when that gives three liberties, or two that do not lose a ladder; also
 //!    capture an opponent chain next to our own previous move that is still in atari;
-//! 2. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
+//! 2. (most of the time) two-liberty fights around the last move: an atari that captures an
+//!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
+//!    extension to three liberties for our own chain of two that such an atari would take;
+//! 3. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
 //!    last move and the move before;
-//! 3. a random move that is legal, fills no own eye and is no self-atari, except a capture
+//! 4. a random move that is legal, fills no own eye and is no self-atari, except a capture
 //!    or a nakade ([`tactics::is_nakade_self_atari`]); now and then a plain light move
 //!    instead, for diversity.
 //!
 //! Candidates of one step are drawn uniformly among those that pass the checks.
 
 use super::Playout;
+use super::replies::ReplyOrder;
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::game::PositionHistory;
 use crate::patterns;
@@ -23,6 +30,8 @@ use crate::tactics;
 
 /// Chance (out of 1024) to look for captures and atari escapes around the last move.
 const TACTICS_RATE: u32 = 950;
+/// Chance (out of 1024) to look at two-liberty chains around the last move.
+const TWO_LIB_RATE: u32 = 900;
 /// Chance (out of 1024) to look for 3x3 shapes around the last two moves.
 const SHAPE_RATE: u32 = 950;
 /// Chance (out of 1024) of a plain light move instead of the self-atari-checked one.
@@ -128,6 +137,59 @@ fn atari_responses(
     }
 }
 
+/// Moves for `c` around the two-liberty chains that the last move `last` belongs to or
+/// touches: an atari on an opponent chain that cannot run from it (read as a ladder), and,
+/// for our own chain that a ladder would capture, an extension that saves it.
+fn two_liberty_moves(
+    board: &Board,
+    scratch: &mut Board,
+    last: Point,
+    c: Color,
+    out: &mut Candidates,
+) {
+    let own = Cell::stone(c);
+    let opp = Cell::stone(c.opponent());
+    let mut seen = [NO_POINT; 5];
+    let mut n_seen = 0;
+    let [n0, n1, n2, n3] = board.neighbors(last);
+    for q in [last, n0, n1, n2, n3] {
+        let cell = board.cell(q);
+        if cell != own && cell != opp {
+            continue;
+        }
+        let h = board.chain_id(q);
+        if seen[..n_seen].contains(&h) || board.liberties(h) != 2 {
+            continue;
+        }
+        seen[n_seen] = h;
+        n_seen += 1;
+        let mut libs = [NO_POINT; 2];
+        tactics::chain_liberties(board, h, &mut libs);
+        if cell == opp {
+            for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+                if tactics::atari_captures(board, scratch, h, atari, escape, c, LADDER_PLIES) {
+                    out.push(atari);
+                }
+            }
+            continue;
+        }
+        // Our chain: worth a move only if an atari from the opponent would capture it;
+        // then extend where that gives three liberties.
+        let opponent = c.opponent();
+        let (a, b) = (libs[0], libs[1]);
+        if !tactics::atari_captures(board, scratch, h, a, b, opponent, LADDER_PLIES)
+            && !tactics::atari_captures(board, scratch, h, b, a, opponent, LADDER_PLIES)
+        {
+            continue;
+        }
+        for l in libs {
+            if board.is_legal(l, c) && tactics::liberties_after(board, l, c, 3) >= 3 {
+                out.push(l);
+            }
+        }
+    }
+}
+
 /// Captures of opponent chains in atari next to `centre` (our own previous move: an atari
 /// the opponent did not answer).
 fn captures_near(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
@@ -157,6 +219,12 @@ impl Playout {
     pub(super) fn pick_heavy(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
         let last = self.board.last_move();
         if last != NO_POINT {
+            let reply_order = (self.replies.level() > 0).then(|| self.replies.order());
+            if reply_order == Some(ReplyOrder::BeforeTactics)
+                && let Some(p) = self.stored_reply(last, c, history, ko)
+            {
+                return p;
+            }
             if self.rng.chance(TACTICS_RATE) {
                 let mut cands = Candidates::new();
                 atari_responses(&self.board, &mut self.scratch, last, c, &mut cands);
@@ -167,6 +235,18 @@ impl Playout {
                 if let Some(p) = self.choose(&mut cands, c, history, ko, true) {
                     return p;
                 }
+            }
+            if self.rng.chance(TWO_LIB_RATE) {
+                let mut cands = Candidates::new();
+                two_liberty_moves(&self.board, &mut self.scratch, last, c, &mut cands);
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
+            if reply_order == Some(ReplyOrder::AfterTactics)
+                && let Some(p) = self.stored_reply(last, c, history, ko)
+            {
+                return p;
             }
             if self.rng.chance(SHAPE_RATE) {
                 let mut cands = Candidates::new();
@@ -184,6 +264,34 @@ impl Playout {
             return self.pick_light(c, history, ko);
         }
         self.pick_sane(c, history, ko)
+    }
+
+    /// The stored reply of `c` to the last two moves, else to the last move `last`, if it
+    /// is legal (superko included), fills no own eye and is no bad self-atari.
+    #[inline]
+    fn stored_reply(
+        &self,
+        last: Point,
+        c: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+    ) -> Option<Point> {
+        let acceptable = |p: Point| {
+            let b = &self.board;
+            p != NO_POINT
+                && b.is_legal(p, c)
+                && !b.is_playout_eye(p, c)
+                && !is_bad_self_atari(b, p, c)
+                && !self.repeats(p, c, history, ko)
+        };
+        if self.replies.level() >= 2 {
+            let p = self.replies.reply2(c, self.board.last_move2(), last);
+            if acceptable(p) {
+                return Some(p);
+            }
+        }
+        let p = self.replies.reply1(c, last);
+        acceptable(p).then_some(p)
     }
 
     /// A uniformly random candidate that is legal (superko included), fills no own eye and,

@@ -9,13 +9,15 @@
 //! own eye, where "eye" is [`Board::is_playout_eye`]: every orthogonal neighbour is an own
 //! stone or the edge, and the opponent holds at most one diagonal (none on the edge).
 //! The heavy policy ([`heavy`]) answers the last move first (captures, atari escapes, 3x3
-//! shapes) and avoids self-atari; see there.
+//! shapes) and avoids self-atari; see there. It can also replay replies that won earlier
+//! simulations ([`replies`], last-good-reply with forgetting).
 //!
 //! Superko costs almost nothing: a move can only recreate an earlier position on a point
 //! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
 //! so only those moves are looked up in the position tables.
 
 pub mod heavy;
+pub mod replies;
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
@@ -23,6 +25,7 @@ use crate::patterns;
 use crate::rng::Rng;
 use crate::rules::KoRule;
 use crate::score::{Owners, area_owners};
+use replies::Replies;
 
 /// Capacity of the per-playout position list: more than the tree prefix plus the longest
 /// playout (`max_playout_moves(MAX_SIZE)` = 1875) ever need.
@@ -174,6 +177,8 @@ pub struct Playout {
     pub owners: Owners,
     /// Scratch board for ladder reading in the heavy policy.
     scratch: Box<Board>,
+    /// Last good replies for the heavy policy (off until configured).
+    pub replies: Replies,
 }
 
 impl Playout {
@@ -187,12 +192,14 @@ impl Playout {
             moves: Vec::with_capacity(max_playout_moves(crate::board::MAX_SIZE) + 8),
             owners: [Cell::Empty; MAX_POINTS],
             scratch: Box::new(Board::new(9)),
+            replies: Replies::new(),
         }
     }
 
     /// Starts from `root`, forgetting every position of the previous playout.
     pub fn start(&mut self, root: &Board) {
         self.board.copy_from(root);
+        self.replies.use_size(root.size());
         self.local.clear();
         self.moves.clear();
     }
@@ -226,6 +233,38 @@ impl Playout {
                 self.board.play(p, c);
                 self.local.insert(self.board.hash());
             }
+        }
+    }
+
+    /// Updates the reply tables (see [`replies`]) from the simulation just finished: the
+    /// game's last two moves before the simulation (`context`, `NO_POINT` for passes), the
+    /// tree moves (`NO_POINT` for passes) played alternately from `first`, then this
+    /// playout's [`Playout::moves`]; `winner` won it. Does nothing when the tables are off.
+    pub fn learn_replies(
+        &mut self,
+        context: [Point; 2],
+        first: Color,
+        tree: impl IntoIterator<Item = Point>,
+        winner: Color,
+    ) {
+        if self.replies.level() == 0 {
+            return;
+        }
+        let mut recent = context;
+        let mut color = first;
+        for p in tree {
+            self.replies.learn(recent, p, color, color == winner);
+            recent = [recent[1], p];
+            color = color.opponent();
+        }
+        for &(p, c) in &self.moves {
+            // `moves` lists no passes: a move out of turn follows one.
+            if c != color {
+                recent = [recent[1], NO_POINT];
+            }
+            self.replies.learn(recent, p, c, c == winner);
+            recent = [recent[1], p];
+            color = c.opponent();
         }
     }
 
@@ -519,6 +558,72 @@ mod tests {
         // Light: about 200 / 73 (uniform); heavy: about 95 % (the escape rate).
         assert!(hits[0] < 20, "{hits:?}");
         assert!(hits[1] > 160, "{hits:?}");
+    }
+
+    /// Last-good-reply: after a simulation that White won by answering Black's E5 with C3,
+    /// a heavy playout from the position after E5 answers with C3 every time (nothing else
+    /// on the board calls for a move); after a simulation that White lost with that reply it
+    /// is forgotten and C3 is as rare as any other point. A pass between E5 and C3 teaches
+    /// nothing.
+    #[test]
+    fn heavy_policy_replays_the_last_good_reply_and_forgets_a_losing_one() {
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        let point = |g: &Game, v: &str| match g.board().parse_move(v).unwrap() {
+            Move::Play(p) => p,
+            Move::Pass => unreachable!(),
+        };
+        let e5 = point(&game, "E5");
+        let c3 = point(&game, "C3");
+        game.play(Move::Play(e5), Color::Black).unwrap();
+        let mut po = Playout::new(17);
+        let first_moves_at_c3 = |po: &mut Playout| {
+            let mut hits = 0;
+            for _ in 0..100 {
+                po.start(game.board());
+                po.run(
+                    Color::White,
+                    game.positions(),
+                    KoRule::Positional,
+                    7.5,
+                    Policy::Heavy,
+                );
+                if po.moves.first() == Some(&(c3, Color::White)) {
+                    hits += 1;
+                }
+            }
+            hits
+        };
+        for order in [
+            replies::ReplyOrder::BeforeTactics,
+            replies::ReplyOrder::AfterTactics,
+        ] {
+            po.replies.configure(1, order);
+            po.replies.clear();
+            po.start(&Board::new(9));
+            // Black E5, White C3 in the tree; White won.
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [e5, c3], Color::White);
+            assert_eq!(first_moves_at_c3(&mut po), 100);
+            // Switched off, the table is not used.
+            po.replies.configure(0, order);
+            assert!(first_moves_at_c3(&mut po) < 10);
+            po.replies.configure(1, order);
+            // The same moves in the playout part, and White lost: forgotten.
+            po.start(&Board::new(9));
+            po.moves.extend([(e5, Color::Black), (c3, Color::White)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert!(first_moves_at_c3(&mut po) < 10);
+            // Passes are not listed in `moves`; a move out of turn follows one. Black E5,
+            // White passes, Black C3, and Black won: C3 answered the pass, not E5.
+            po.start(&Board::new(9));
+            po.moves.extend([(e5, Color::Black), (c3, Color::Black)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert_eq!(po.replies.reply1(Color::Black, e5), NO_POINT);
+            // Black passes, White E5, Black C3, and Black won: C3 answered E5.
+            po.moves.clear();
+            po.moves.extend([(e5, Color::White), (c3, Color::Black)]);
+            po.learn_replies([NO_POINT, NO_POINT], Color::Black, [], Color::Black);
+            assert_eq!(po.replies.reply1(Color::Black, e5), c3);
+        }
     }
 
     /// Both policies run on every board size (the heavy policy's 3x3 and ladder code reads

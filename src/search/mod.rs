@@ -72,6 +72,12 @@ pub struct Params {
     /// Visits a simulation in flight counts as lost at each node of its path (spreads the
     /// threads; 1 is plain counting).
     pub virtual_loss: u32,
+    /// Last-good-reply with forgetting in heavy playouts: 0 off, 1 replies to the last move,
+    /// 2 also to the last two moves (see [`crate::playout::replies`]).
+    pub lgrf: u8,
+    /// Where heavy playouts try the stored reply: 0 before the atari tactics, 1 between the
+    /// tactics and the 3x3 shapes.
+    pub lgrf_order: u8,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -89,6 +95,8 @@ impl Default for Params {
             early_stop: true,
             resign_streak: 3,
             virtual_loss: 1,
+            lgrf: 0,
+            lgrf_order: 0,
             prior_overrides: Vec::new(),
         }
     }
@@ -119,6 +127,8 @@ impl Params {
             "early_stop" => self.early_stop = number != 0.0,
             "resign_streak" => self.resign_streak = number as u32,
             "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
+            "lgrf" => self.lgrf = (number as u8).min(2),
+            "lgrf_order" => self.lgrf_order = (number as u8).min(1),
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
@@ -578,7 +588,6 @@ impl Searcher {
         }
         self.last_move_number = game.move_number();
         let komi = effective_komi(game);
-        let dead = dead_stones(board, &result.ownership, 0.5);
         // Before passing (which may end the game), count erring against ourselves.
         let careful = pessimistic_dead_stones(board, &result.ownership, color);
         let tax = game.rules().scoring == Scoring::TaxedArea;
@@ -621,9 +630,11 @@ impl Searcher {
             }
         }
 
+        // Clean up only stones that are clearly dead: in a lost position the opponent's
+        // replies in the tree are arbitrary, and its live groups can look half dead.
         if mode == Mode::Cleanup
-            && has_dead(board, &dead, color.opponent())
-            && let Some(mv) = cleanup_move(game, color, &dead, summary)
+            && has_dead(board, &careful, color.opponent())
+            && let Some(mv) = cleanup_move(game, color, &careful, summary)
         {
             return Decision::Play(mv);
         }

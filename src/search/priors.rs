@@ -3,11 +3,11 @@
 //! search tries sensible moves first and wastes few simulations on silly ones.
 //!
 //! Each rule adds some virtual visits worth a fixed value; a move's prior is the sum. What the
-//! rules know: captures (especially of stones just played or of big chains), escaping from
-//! atari, putting a chain in atari, self-atari (bad, except a small throw-in), 3x3 shapes,
-//! nearness to the last two moves (local answers are usually right), and the edge (first and
-//! second line moves far from every stone are usually wrong, the third and fourth lines right
-//! on big boards).
+//! rules know: captures (especially of stones just played or of big chains) and ataris that
+//! capture, escaping from atari and from ataris that would capture, putting a chain in
+//! atari, self-atari (bad, except a small throw-in), 3x3 shapes, nearness to the last two
+//! moves (local answers are usually right), and the edge (first and second line moves far
+//! from every stone are usually wrong, the third and fourth lines right on big boards).
 //! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
@@ -21,9 +21,10 @@ const LADDER_PLIES: usize = 50;
 pub struct PriorWeights {
     /// Every move starts at 50% with this many visits.
     pub even: u32,
-    /// Capturing a chain.
+    /// Capturing a chain, or an atari it cannot run from (read as a ladder).
     pub capture: u32,
-    /// Saving an own chain from atari (the move leaves it with two liberties or more).
+    /// Saving an own chain from atari (the move leaves it with two liberties or more), or
+    /// one of two liberties from an atari that would capture it (to three liberties).
     pub escape: u32,
     /// Putting an opponent chain of two or more liberties into atari.
     pub atari: u32,
@@ -147,6 +148,8 @@ pub fn move_prior(
     let mut captured_stones = 0;
     let mut captures_last = false;
     let mut ataris = false;
+    // An atari the chain cannot run from (read as a ladder) is as good as a capture.
+    let mut captures_by_atari = false;
     let last = board.last_move();
     let mut seen = [NO_POINT; 4];
     let mut n_seen = 0;
@@ -167,9 +170,20 @@ pub fn move_prior(
                     captures_last = true;
                 }
             }
-            2 => ataris = true,
+            2 => {
+                ataris = true;
+                let mut libs = [NO_POINT; 2];
+                tactics::chain_liberties(board, n, &mut libs);
+                let escape = if libs[0] == p { libs[1] } else { libs[0] };
+                if tactics::atari_captures(board, scratch, n, p, escape, c, LADDER_PLIES) {
+                    captures_by_atari = true;
+                }
+            }
             _ => {}
         }
+    }
+    if captures_by_atari && captured_stones == 0 {
+        acc.add(w.capture, 1.0);
     }
     if captured_stones > 0 {
         let weight = if captures_last || captured_stones >= 3 {
@@ -199,7 +213,13 @@ pub fn move_prior(
         acc.add(w.self_atari, 0.0);
         return acc.finish();
     }
-    if own_in_atari && (libs_after >= 2 || captured_stones > 0) {
+    // Saving a chain in atari, or one of two liberties that an atari would capture.
+    let saves = if own_in_atari {
+        libs_after >= 2 || captured_stones > 0
+    } else {
+        libs_after >= 3 && saves_two_liberty_chain(board, p, c, scratch)
+    };
+    if saves {
         acc.add(w.escape, 1.0);
     }
     if libs_after == 1 && captured_stones == 0 {
@@ -241,6 +261,17 @@ pub fn move_prior(
         }
     }
     acc.finish()
+}
+
+/// Whether `p` extends an own chain of two liberties that the opponent, to move, would
+/// capture in a ladder (the caller checked the extension gives three liberties or more).
+fn saves_two_liberty_chain(board: &Board, p: Point, c: Color, scratch: &mut Board) -> bool {
+    let own = Cell::stone(c);
+    board.neighbors(p).into_iter().any(|n| {
+        board.cell(n) == own
+            && board.liberties(n) == 2
+            && tactics::ladder_captures(scratch, board, n, c, LADDER_PLIES)
+    })
 }
 
 /// A distance that favours the 3x3 and knight's-move neighbourhood: dx + dy + max(dx, dy)

@@ -3,8 +3,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
+use crate::playout::replies::ReplyOrder;
 use crate::playout::{Playout, Policy};
 use crate::rules::KoRule;
 use crate::score::{Owners, taxed_area_score};
@@ -179,6 +180,7 @@ impl Worker {
     /// its result for Black (0, ½ or 1).
     pub fn simulate(&mut self, s: &Shared<'_>, ownership: &OwnershipCounts) -> f64 {
         let tree = s.tree;
+        self.configure_replies(s);
         self.playout.start(s.root_board);
         self.path.clear();
         self.tree_moves.clear();
@@ -244,7 +246,39 @@ impl Worker {
         };
         let black_value = value_of_score(score, s.params.score_weight as f64);
         self.back_up(s, black_value, score);
+        if s.policy == Policy::Heavy && score != 0.0 {
+            let winner = if score > 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let root = s.root_board;
+            self.playout.learn_replies(
+                [root.last_move2(), root.last_move()],
+                s.root_color,
+                self.tree_moves.iter().map(|&mv| match mv {
+                    Move::Play(p) => p,
+                    Move::Pass => NO_POINT,
+                }),
+                winner,
+            );
+        }
         black_value
+    }
+
+    /// Switches the playouts' last-good-reply tables to the search's parameters.
+    fn configure_replies(&mut self, s: &Shared<'_>) {
+        let level = if s.policy == Policy::Heavy {
+            s.params.lgrf
+        } else {
+            0
+        };
+        let order = if s.params.lgrf_order == 0 {
+            ReplyOrder::BeforeTactics
+        } else {
+            ReplyOrder::AfterTactics
+        };
+        self.playout.replies.configure(level, order);
     }
 
     /// Creates the children of leaf `id` (where `color` moves) with their priors.
@@ -343,6 +377,7 @@ impl Worker {
     /// Plays `n` playouts from the root without the tree and returns the ownership they found:
     /// the estimate that judges dead stones before the search starts.
     pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Box<Ownership> {
+        self.configure_replies(s);
         self.playout_ownership(
             s.root_board,
             s.root_color,
