@@ -226,23 +226,40 @@ pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: 
         let Some((atari, escape, _)) = best else {
             return false;
         };
-        scratch.play(atari, attacker);
-        // The defender may capture an attacker chain next to it that is now in atari.
-        if can_capture_attacker(scratch, stone, defender) {
-            return false;
-        }
-        if !scratch.is_legal(escape, defender) {
-            return true;
-        }
-        scratch.play(escape, defender);
-        match scratch.liberties(stone) {
-            0 | 1 => return true,
-            2 => continue,
-            _ => return false,
+        if let Some(captured) = atari_and_run(scratch, stone, atari, escape, attacker) {
+            return captured;
         }
     }
     // Too long to read: assume the ladder fails for the attacker (the chain escapes).
     false
+}
+
+/// One step of a ladder on `board`: `attacker` ataris the two-liberty chain through `stone`
+/// at `atari`, and the chain runs to `escape`. `Some(true)` if it is captured (it cannot
+/// run, or is still in atari), `Some(false)` if it gets away (it captures an attacker in
+/// atari, or reaches three liberties), `None` if the chase goes on (two liberties).
+fn atari_and_run(
+    board: &mut Board,
+    stone: Point,
+    atari: Point,
+    escape: Point,
+    attacker: Color,
+) -> Option<bool> {
+    let defender = attacker.opponent();
+    board.play(atari, attacker);
+    // The defender may capture an attacker chain next to it that is now in atari.
+    if can_capture_attacker(board, stone, defender) {
+        return Some(false);
+    }
+    if !board.is_legal(escape, defender) {
+        return Some(true);
+    }
+    board.play(escape, defender);
+    match board.liberties(stone) {
+        0 | 1 => Some(true),
+        2 => None,
+        _ => Some(false),
+    }
 }
 
 /// Whether `c`'s atari at `atari` on the two-liberty opponent chain through `stone`
@@ -272,19 +289,8 @@ pub fn atari_captures(
         _ => return false,
     }
     scratch.copy_from(board);
-    scratch.play(atari, c);
-    if can_capture_attacker(scratch, stone, runner) {
-        return false;
-    }
-    if !scratch.is_legal(escape, runner) {
-        return true;
-    }
-    scratch.play(escape, runner);
-    match scratch.liberties(stone) {
-        0 | 1 => true,
-        2 => read_ladder(scratch, stone, runner, max_plies),
-        _ => false,
-    }
+    atari_and_run(scratch, stone, atari, escape, c)
+        .unwrap_or_else(|| read_ladder(scratch, stone, runner, max_plies))
 }
 
 /// Whether some attacker chain touching the defender's chain through `stone` is in atari.
