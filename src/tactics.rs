@@ -462,25 +462,13 @@ mod tests {
         ]);
         let mut scratch = Board::new(7);
         let (c4, c5, d4) = (pt(&b, "C4"), pt(&b, "C5"), pt(&b, "D4"));
+        // Whether black's atari on white C4 at `atari` captures it as it runs to `escape`.
+        let mut captures = |b: &Board, atari, escape| {
+            atari_captures(b, &mut scratch, c4, atari, escape, Color::Black, 40)
+        };
         assert_eq!(b.liberties(c4), 2);
-        assert!(!atari_captures(
-            &b,
-            &mut scratch,
-            c4,
-            d4,
-            c5,
-            Color::Black,
-            40
-        ));
-        assert!(!atari_captures(
-            &b,
-            &mut scratch,
-            c4,
-            c5,
-            d4,
-            Color::Black,
-            40
-        ));
+        assert!(!captures(&b, d4, c5));
+        assert!(!captures(&b, c5, d4));
         // With black D3 as well, black C5 starts a ladder towards the upper right that
         // catches it at the top edge; D4 still lets it out to C5.
         let b = board_from(&[
@@ -492,24 +480,8 @@ mod tests {
             ". . . . . . .",
             ". . . . . . .",
         ]);
-        assert!(atari_captures(
-            &b,
-            &mut scratch,
-            c4,
-            c5,
-            d4,
-            Color::Black,
-            40
-        ));
-        assert!(!atari_captures(
-            &b,
-            &mut scratch,
-            c4,
-            d4,
-            c5,
-            Color::Black,
-            40
-        ));
+        assert!(captures(&b, c5, d4));
+        assert!(!captures(&b, d4, c5));
         // A white stone at F6 on the ladder's path breaks it.
         let b = board_from(&[
             ". . . . . . .",
@@ -520,14 +492,6 @@ mod tests {
             ". . . . . . .",
             ". . . . . . .",
         ]);
-        assert!(!atari_captures(
-            &b,
-            &mut scratch,
-            c4,
-            c5,
-            d4,
-            Color::Black,
-            40
-        ));
+        assert!(!captures(&b, c5, d4));
     }
 }
