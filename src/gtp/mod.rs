@@ -33,6 +33,8 @@ pub struct Signals {
     pub interrupt: AtomicBool,
     /// Commands read but not yet executed.
     pub pending: AtomicUsize,
+    /// The input has ended: no command will come to stop a search that waits for one.
+    pub input_closed: AtomicBool,
     /// Commands read but not yet answered. An interrupt is raised only while one is, and
     /// lowered when the last is answered, so it stops the search it was meant for (even one
     /// not yet started when it arrived) and never a later one.
@@ -68,10 +70,12 @@ impl Signals {
         }
     }
 
-    /// Whether a search answering a command that must not block the GUI (analysis) should
-    /// stop: an interrupt or any newer command.
+    /// Whether a search that runs until the GUI says something else (analysis, pondering)
+    /// should stop: an interrupt, any newer command, or the end of the input.
     pub fn analysis_should_stop(&self) -> bool {
-        self.interrupt.load(Ordering::Relaxed) || self.pending.load(Ordering::Relaxed) > 0
+        self.interrupt.load(Ordering::Relaxed)
+            || self.pending.load(Ordering::Relaxed) > 0
+            || self.input_closed.load(Ordering::Relaxed)
     }
 }
 
@@ -365,7 +369,9 @@ where
                     Err(_) => Input::Eof,
                 };
                 let eof = matches!(item, Input::Eof);
-                if !eof {
+                if eof {
+                    signals.input_closed.store(true, Ordering::Relaxed);
+                } else {
                     signals.command_read();
                 }
                 if tx.send(item).is_err() || eof {
