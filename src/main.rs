@@ -49,6 +49,10 @@ struct Cli {
     /// Seconds per move kept in reserve against the controller's clock (pipes, GUI).
     #[arg(long, default_value_t = shoutan::time::DEFAULT_LAG)]
     lag: f64,
+    /// Think on the opponent's time: after each generated move, search on until the next
+    /// command arrives (the next move reuses that tree).
+    #[arg(long)]
+    ponder: bool,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
     /// resign_streak, virtual_loss, lgrf, lgrf_order, prior.RULE.
@@ -120,6 +124,7 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
         max_memory: parse_memory(&cli.max_memory)?,
         params,
         lag: cli.lag,
+        ponder: cli.ponder,
     })
 }
 

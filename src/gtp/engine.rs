@@ -10,7 +10,7 @@ use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
 use crate::search::{
     self, Decision, Limits, LogObserver, Mode, Observer, Params, SearchConfig, SearchResult,
-    Searcher,
+    Searcher, Summary,
 };
 use crate::time::{Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
 
@@ -45,6 +45,8 @@ pub struct EngineOptions {
     pub params: Params,
     /// Seconds per move kept in reserve for what the controller's clock counts beyond ours.
     pub lag: f64,
+    /// Think on the opponent's time: after playing a move, search on until the next command.
+    pub ponder: bool,
 }
 
 impl Default for EngineOptions {
@@ -63,6 +65,7 @@ impl Default for EngineOptions {
             max_memory: search::DEFAULT_MAX_MEMORY,
             params: Params::default(),
             lag: DEFAULT_LAG,
+            ponder: false,
         }
     }
 }
@@ -83,6 +86,9 @@ pub struct Engine {
     pub time: Arc<dyn TimeSource>,
     /// Game length when the clock was last charged (a shorter game is a new game).
     clock_move_number: usize,
+    /// The position our last generated move left (game length and board hash): pondering
+    /// goes on only while the game still stands there.
+    ponder_position: Option<(usize, u64)>,
     started: Instant,
     quit: bool,
 }
@@ -106,6 +112,7 @@ impl Engine {
             searcher,
             time: Arc::new(SystemTime::default()),
             clock_move_number: 0,
+            ponder_position: None,
             started: Instant::now(),
             quit: false,
         })
@@ -243,6 +250,7 @@ impl Engine {
         let answer = match decision {
             Decision::Play(mv) => {
                 self.play_generated(color, mv)?;
+                self.ponder_position = Some(self.position_id());
                 self.game.board().move_name(mv)
             }
             Decision::Resign => "resign".to_string(),
@@ -251,6 +259,55 @@ impl Engine {
         self.clock.charge(color, used);
         self.clock_move_number = self.game.move_number();
         Ok(answer)
+    }
+
+    /// What identifies the position for pondering: game length and board hash.
+    fn position_id(&self) -> (usize, u64) {
+        (self.game.move_number(), self.game.board().hash())
+    }
+
+    /// Thinks on the opponent's time (`--ponder`): while the game stands where our last
+    /// generated move left it and is not over, searches the opponent's move until a command
+    /// arrives (or the input ends, or the tree is full). The next genmove reuses that tree,
+    /// so the time the opponent spends is not lost. Nothing is charged to any clock.
+    pub fn ponder(&mut self) {
+        if !self.options.ponder
+            || self.ponder_position != Some(self.position_id())
+            || self.game.trailing_passes() >= 2
+            || self.signals.analysis_should_stop()
+        {
+            return;
+        }
+        let color = self.game.to_move();
+        let mut observer = PonderObserver {
+            signals: Arc::clone(&self.signals),
+            exhausted: false,
+        };
+        let result = self.searcher.search(
+            &self.game,
+            color,
+            Limits::default(),
+            Mode::Normal,
+            &mut observer,
+        );
+        let s = &result.summary;
+        log::info!(
+            "pondered {} playouts in {:.2} s for {}'s move, tree {}/{} nodes{}",
+            s.playouts,
+            s.elapsed.as_secs_f64(),
+            color.letter(),
+            s.nodes.0,
+            s.nodes.1,
+            if observer.exhausted {
+                " (stopped: tree full)"
+            } else {
+                ""
+            }
+        );
+        if observer.exhausted {
+            // Nothing more to gain here until the position changes.
+            self.ponder_position = None;
+        }
     }
 
     /// Seconds of CPU time this process has used (wall-clock time where the system does not
@@ -266,6 +323,33 @@ impl Engine {
             .map_err(|e| format!("internal error: generated an illegal move: {e}"))
     }
 }
+
+/// Stops pondering when a command arrives, the input ends, or the tree can grow no more.
+struct PonderObserver {
+    signals: Arc<Signals>,
+    /// The tree is full (or the root's counters near their limit).
+    exhausted: bool,
+}
+
+impl Observer for PonderObserver {
+    fn interval(&self) -> Option<Duration> {
+        Some(Duration::from_millis(250))
+    }
+
+    fn report(&mut self, summary: &Summary) {
+        let (used, capacity) = summary.nodes;
+        if used + used / 64 >= capacity || summary.root_visits >= PONDER_MAX_VISITS {
+            self.exhausted = true;
+        }
+    }
+
+    fn should_stop(&self) -> bool {
+        self.exhausted || self.signals.analysis_should_stop()
+    }
+}
+
+/// Root visits beyond which pondering stops (the counters are 32-bit).
+const PONDER_MAX_VISITS: u32 = 1 << 30;
 
 /// The search configuration the options ask for.
 fn search_config(options: &EngineOptions) -> SearchConfig {

@@ -410,7 +410,7 @@ where
         let served = engine.execute_line(&line, &mut output);
         engine.signals.command_done();
         match served {
-            Ok(true) => {}
+            Ok(true) => engine.ponder(),
             Ok(false) => break,
             // The GUI went away: nothing more to say.
             Err(_) => return Ok(()),

@@ -28,11 +28,21 @@ pub struct GtpProcess {
 impl GtpProcess {
     /// Starts `program args` in `cwd` (the current directory when `None`), stderr discarded.
     pub fn spawn(program: &Path, args: &[&str], cwd: Option<&Path>) -> io::Result<GtpProcess> {
+        GtpProcess::spawn_with_stderr(program, args, cwd, Stdio::null())
+    }
+
+    /// Like [`GtpProcess::spawn`], with stderr (the engine's log) going to `stderr`.
+    pub fn spawn_with_stderr(
+        program: &Path,
+        args: &[&str],
+        cwd: Option<&Path>,
+        stderr: Stdio,
+    ) -> io::Result<GtpProcess> {
         let mut cmd = Command::new(program);
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(stderr);
         if let Some(dir) = cwd {
             cmd.current_dir(dir);
         }
