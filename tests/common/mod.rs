@@ -137,6 +137,19 @@ impl GtpProcess {
         self.child.try_wait()
     }
 
+    /// Closes stdin and waits at most `bound` for the process to end; panics if it does not.
+    pub fn wait_for_exit(&mut self, bound: std::time::Duration) -> std::process::ExitStatus {
+        self.close_stdin();
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.try_wait().expect("wait for the engine") {
+                return status;
+            }
+            assert!(start.elapsed() < bound, "still running after {bound:?}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Waits for the process to end.
     pub fn wait(&mut self) -> io::Result<std::process::ExitStatus> {
         self.stdin = None;
