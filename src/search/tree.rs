@@ -5,7 +5,7 @@
 //! leaf by winning a compare-and-swap on its state, writing the children, and publishing them
 //! with a release store. Other threads that reach the leaf meanwhile simply run a playout from
 //! it. Nothing is ever freed during a search; between searches the subtree that stays useful is
-//! copied to the front of the arena ([`Tree::compact`]) and the rest is forgotten.
+//! slid to the front of the arena ([`Tree::compact`]) and the rest is forgotten.
 //!
 //! Values are stored from the point of view of the player who made the move leading to the
 //! node, as sums in units of [`VALUE_UNIT`] per win.
@@ -389,35 +389,37 @@ impl Tree {
         self.get(id).children()?.find(|&c| self.get(c).mv() == mv)
     }
 
-    /// Makes `new_root` the root and moves its subtree to the front of the arena, forgetting
+    /// Makes `new_root` the root and slides its subtree to the front of the arena, forgetting
     /// everything else. Must not run during a search.
+    ///
+    /// The cost is one pass over the kept nodes and no allocation proportional to them (a bit
+    /// per arena node aside), so a large reused tree is not a time-losing pause: nothing at all
+    /// moves when the root stays the same, as when a GUI asks for a move in the position it
+    /// just had analysed.
     pub fn compact(&mut self, new_root: NodeId) {
-        // Breadth-first order keeps every block of siblings contiguous.
-        let mut order: Vec<NodeId> = vec![new_root];
-        let mut data: Vec<NodeData> = Vec::new();
-        let mut i = 0;
-        while i < order.len() {
-            let node = self.get(order[i]);
-            let mut d = node.load();
-            if let Some(children) = node.children() {
-                d.first_child = order.len() as u32;
-                order.extend(children);
+        if new_root == self.root {
+            return;
+        }
+        let live = LiveSet::mark(self, new_root);
+        // Sliding keeps the order of the kept nodes, so every node moves to a lower (or the
+        // same) index and visiting them in increasing order never overwrites one still to move.
+        let mut kept = 0;
+        for src in live.iter() {
+            let mut d = self.get(src).load();
+            if d.state == EXPANDED {
+                d.first_child = live.rank(d.first_child);
             } else {
-                d.state = LEAF;
                 d.first_child = 0;
                 d.child_count = 0;
             }
-            data.push(d);
-            i += 1;
+            self.get(kept).store(&d);
+            kept += 1;
         }
+        self.root = live.rank(new_root);
         self.arena.reset();
-        // The subtree fitted before, so it fits at the front.
-        let start = self.arena.alloc(data.len()).unwrap_or(0);
+        // The kept nodes fitted before, so they fit at the front.
+        let start = self.arena.alloc(kept as usize).unwrap_or(0);
         debug_assert_eq!(start, 0);
-        for (j, d) in data.iter().enumerate() {
-            self.get(j as NodeId).store(d);
-        }
-        self.root = 0;
     }
 
     /// Replaces the children of `id` by nodes for `moves`: a child already there keeps its
@@ -467,6 +469,62 @@ impl Tree {
     }
 }
 
+/// The nodes of one subtree as a bit per arena index, with the rank (number of kept nodes
+/// before an index) that gives each kept node its index after compaction.
+struct LiveSet {
+    bits: Vec<u64>,
+    /// Kept nodes in the words before each word.
+    before: Vec<u32>,
+}
+
+impl LiveSet {
+    /// The subtree of `root`.
+    fn mark(tree: &Tree, root: NodeId) -> LiveSet {
+        let words = tree.arena.used().div_ceil(64).max(1);
+        let mut bits = vec![0u64; words];
+        let mut set = |id: NodeId| bits[id as usize / 64] |= 1 << (id % 64);
+        set(root);
+        // Whole blocks of siblings at a time: each is contiguous in the arena.
+        let mut blocks: Vec<Range<NodeId>> = tree.get(root).children().into_iter().collect();
+        while let Some(block) = blocks.pop() {
+            for id in block {
+                set(id);
+                if let Some(children) = tree.get(id).children() {
+                    blocks.push(children);
+                }
+            }
+        }
+        let mut before = Vec::with_capacity(words);
+        let mut count = 0;
+        for word in &bits {
+            before.push(count);
+            count += word.count_ones();
+        }
+        LiveSet { bits, before }
+    }
+
+    /// The kept nodes in increasing order.
+    fn iter(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros();
+                rest &= rest - 1;
+                Some((w * 64) as NodeId + bit)
+            })
+        })
+    }
+
+    /// The number of kept nodes before the kept node `id`.
+    fn rank(&self, id: NodeId) -> NodeId {
+        let (w, bit) = (id as usize / 64, id % 64);
+        self.before[w] + (self.bits[w] & ((1u64 << bit) - 1)).count_ones()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,6 +569,82 @@ mod tests {
         assert_eq!(tree.get(b2).prior_visits(), 2);
         assert!((tree.get(b2).prior_value() - 1.0).abs() < 1e-9);
         assert!(tree.get(b2).children().is_none());
+    }
+
+    /// The subtree of `id` depth first: each node's move, statistics and child count.
+    fn snapshot(tree: &Tree, id: NodeId) -> Vec<(Move, u32, Option<f64>, u32, u16)> {
+        let node = tree.get(id);
+        let children = node.children();
+        let count = children.as_ref().map_or(0, |r| r.len() as u16);
+        let mut out = vec![(
+            node.mv(),
+            node.visits(),
+            node.mean(),
+            node.prior_visits(),
+            count,
+        )];
+        for c in children.into_iter().flatten() {
+            out.extend(snapshot(tree, c));
+        }
+        out
+    }
+
+    #[test]
+    fn compaction_matches_the_subtree_of_random_trees() {
+        let mut rng = crate::rng::Rng::new(7);
+        for round in 0..200 {
+            let mut tree = Tree::new(5000);
+            for _ in 0..(1 + round % 60) {
+                // Walk down to a random node and (re-)expand it: re-expanding an expanded node
+                // puts its new children block after the grandchildren it keeps.
+                let mut id = tree.root;
+                while let Some(children) = tree.get(id).children() {
+                    if rng.below(4) == 0 {
+                        break;
+                    }
+                    id = children.start + rng.below(children.len()) as NodeId;
+                }
+                let moves: Vec<Move> = (0..1 + rng.below(5))
+                    .map(|_| Move::Play(rng.below(8) as u16))
+                    .fold(Vec::new(), |mut v, m| {
+                        if !v.contains(&m) {
+                            v.push(m);
+                        }
+                        v
+                    });
+                let visits = rng.below(50) as u32;
+                assert!(tree.set_children(id, &moves, |_| (visits, 0.25)));
+                for _ in 0..visits {
+                    tree.get(id).add_visit();
+                    tree.get(id).add_result(rng.unit(), 1.0);
+                }
+            }
+            // A random node two levels down (or the root itself) becomes the root.
+            let mut new_root = tree.root;
+            for _ in 0..rng.below(3) {
+                if let Some(children) = tree.get(new_root).children() {
+                    new_root = children.start + rng.below(children.len()) as NodeId;
+                }
+            }
+            let before = snapshot(&tree, new_root);
+            tree.compact(new_root);
+            assert_eq!(snapshot(&tree, tree.root), before);
+            if new_root != 0 {
+                assert_eq!(tree.arena.used(), before.len());
+            }
+        }
+    }
+
+    #[test]
+    fn compaction_to_the_same_root_moves_nothing() {
+        let mut tree = Tree::new(100);
+        let root = tree.root;
+        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
+        let used = tree.arena.used();
+        tree.compact(root);
+        assert_eq!(tree.root, root);
+        assert_eq!(tree.arena.used(), used);
+        assert_eq!(tree.subtree_size(root), 3);
     }
 
     #[test]
