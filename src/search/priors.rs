@@ -45,6 +45,9 @@ pub struct PriorWeights {
     pub third_line: u32,
     /// Fourth line with no stone nearby, on big boards (as wins).
     pub fourth_line: u32,
+    /// The 3-3, 3-4 and 4-4 points of an empty corner, on big boards (as wins; 0, off, by
+    /// default: an experiment).
+    pub corner: u32,
     /// Passing (as losses) while there is still room to play.
     pub pass: u32,
 }
@@ -67,6 +70,7 @@ impl PriorWeights {
             second_line: if big { 20 } else { 0 },
             third_line: if big { 20 } else { 0 },
             fourth_line: if big { 12 } else { 0 },
+            corner: 0,
             pass: if big { 80 } else { 40 },
         }
     }
@@ -87,6 +91,7 @@ impl PriorWeights {
             "second_line" => &mut self.second_line,
             "third_line" => &mut self.third_line,
             "fourth_line" => &mut self.fourth_line,
+            "corner" => &mut self.corner,
             "pass" => &mut self.pass,
             "throw_in_max" => {
                 self.throw_in_max = value as usize;
@@ -259,6 +264,14 @@ pub fn move_prior(
             2 => acc.add(w.third_line, 1.0),
             _ => acc.add(w.fourth_line, 1.0),
         }
+    }
+    let from_edges = [col.min(size - 1 - col), row.min(size - 1 - row)];
+    if w.corner > 0
+        && size >= 13
+        && from_edges.iter().all(|l| (2..=3).contains(l))
+        && !stones_within(board, p, 4)
+    {
+        acc.add(w.corner, 1.0);
     }
     acc.finish()
 }
@@ -441,6 +454,33 @@ mod tests {
         // (White A1 adds no liberty): an escape that fails, valued below even.
         let (n, x) = move_prior(g.board(), mv(&g, "B1"), White, &w, &mut Board::new(9));
         assert!(x < 0.5, "failed escape {n} {x}");
+    }
+
+    #[test]
+    fn the_corner_weight_favours_points_of_empty_corners_only() {
+        use Color::*;
+        // A black stone on the 4-4 point at the top right; the other corners are empty.
+        let g = setup(19, &[("Q16", Black)]);
+        let mut w = PriorWeights::for_size(19);
+        let value = |w: &PriorWeights, v: &str| {
+            let (n, x) = move_prior(g.board(), mv(&g, v), White, w, &mut Board::new(19));
+            n as f32 * (x - 0.5)
+        };
+        let off: Vec<f32> = ["D4", "C4", "C3", "R17", "D10"]
+            .iter()
+            .map(|v| value(&w, v))
+            .collect();
+        w.set("corner", 30).unwrap();
+        let on: Vec<f32> = ["D4", "C4", "C3", "R17", "D10"]
+            .iter()
+            .map(|v| value(&w, v))
+            .collect();
+        // 4-4, 3-4 and 3-3 of an empty corner gain 30 wins; the 3-3 under a stone and the
+        // side star point gain nothing.
+        for i in 0..3 {
+            assert!((on[i] - off[i] - 15.0).abs() < 0.01, "{on:?} {off:?}");
+        }
+        assert_eq!(on[3..], off[3..]);
     }
 
     #[test]
