@@ -466,15 +466,10 @@ mod tests {
             let (n, x) = move_prior(g.board(), mv(&g, v), White, w, &mut Board::new(19));
             n as f32 * (x - 0.5)
         };
-        let off: Vec<f32> = ["D4", "C4", "C3", "R17", "D10"]
-            .iter()
-            .map(|v| value(&w, v))
-            .collect();
+        let points = ["D4", "C4", "C3", "R17", "D10"];
+        let off: Vec<f32> = points.iter().map(|v| value(&w, v)).collect();
         w.set("corner", 30).unwrap();
-        let on: Vec<f32> = ["D4", "C4", "C3", "R17", "D10"]
-            .iter()
-            .map(|v| value(&w, v))
-            .collect();
+        let on: Vec<f32> = points.iter().map(|v| value(&w, v)).collect();
         // 4-4, 3-4 and 3-3 of an empty corner gain 30 wins; the 3-3 under a stone and the
         // side star point gain nothing.
         for i in 0..3 {
