@@ -256,7 +256,9 @@ pub fn move_prior(
     // the third and fourth good.
     let (col, row) = board.col_row(p);
     let size = board.size();
-    let line = col.min(row).min(size - 1 - col).min(size - 1 - row);
+    // Distances to the nearest vertical and horizontal edge; the line is the smaller.
+    let from_edges = [col.min(size - 1 - col), row.min(size - 1 - row)];
+    let line = from_edges[0].min(from_edges[1]);
     if line <= 3 && size >= 7 && !stones_within(board, p, 2) {
         match line {
             0 => acc.add(w.first_line, 0.0),
@@ -265,7 +267,7 @@ pub fn move_prior(
             _ => acc.add(w.fourth_line, 1.0),
         }
     }
-    let from_edges = [col.min(size - 1 - col), row.min(size - 1 - row)];
+    // Empty corners: 3-3, 3-4 and 4-4.
     if w.corner > 0
         && size >= 13
         && from_edges.iter().all(|l| (2..=3).contains(l))
