@@ -1,8 +1,6 @@
 //! Helpers shared by the integration tests: a GTP client over pipes and finding GNU Go.
 #![allow(dead_code)]
 
-pub mod regex;
-
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
