@@ -1,4 +1,4 @@
-//! Bad input never stops the engine (issue 2, point 8):
+//! Bad input never stops the engine:
 //! - through the built binary: invalid UTF-8, NUL and other control bytes, a 1 MB line,
 //!   missing and truncated SGF files each get a `?` answer and the next command is served;
 //!   end of input exits with status 0; a closed stdout ends the engine without a panic;

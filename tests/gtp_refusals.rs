@@ -7,7 +7,7 @@
 use shoutan::board::Color;
 use shoutan::gtp::{Engine, EngineOptions};
 
-/// The commands of issue 2; each must be listed and must have refusal cases below.
+/// The commands every client relies on; each must be listed and must have refusal cases below.
 const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
@@ -264,7 +264,7 @@ fn every_refusal_is_an_error_answer_that_changes_nothing() {
 }
 
 #[test]
-fn every_command_of_issue_2_is_listed_and_has_refusal_cases() {
+fn every_core_command_is_listed_and_has_refusal_cases() {
     let mut e = engine();
     let list = e.execute("list_commands");
     let listed: Vec<&str> = list[2..].split_whitespace().collect();

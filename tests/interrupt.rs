@@ -1,4 +1,4 @@
-//! Stopping a search from the outside, through the built binary (issue 2, point 3): GoGui's
+//! Stopping a search from the outside, through the built binary: GoGui's
 //! `# interrupt` line ends a long `genmove` with a legal move, and the next command ends an
 //! `lz-analyze`. The engine is given a minute per move; the interrupt is sent at once, so an
 //! answer within the bound below can only come from the interrupt.
