@@ -173,7 +173,6 @@ pub fn unconditional_life(board: &Board, color: Color) -> Unconditional {
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::score::board_from_diagram;
 
     fn pt(b: &Board, v: &str) -> Point {
         match b.parse_move(v) {
@@ -184,7 +183,7 @@ mod tests {
 
     #[test]
     fn two_separate_eyes_live_one_eye_does_not() {
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". X . X O . .", //
             "X X X X O . .",
             "O O O O O . .",
@@ -206,7 +205,7 @@ mod tests {
     #[test]
     fn a_big_region_is_not_vital_but_small_ones_are() {
         // Black wall with two eyes of three points (all adjacent to the wall) is alive.
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". . . X . . .", //
             "X X X X X X X",
             ". . . . . . .",
@@ -219,7 +218,7 @@ mod tests {
         assert!(unconditional_life(&b, Color::Black).is_alive(pt(&b, "A6")));
         // One eye on top and the open board below (not vital: inner points are no
         // liberties): not unconditionally alive.
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". . . . . . .", //
             "X X X X X X X",
             ". . . . . . .",
@@ -235,7 +234,7 @@ mod tests {
     #[test]
     fn chains_sharing_two_eyes_are_alive_together() {
         // Two black chains, each touching both eyes (A1 and C1).
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". . . . .", //
             ". . . . .",
             "X X X X .",
@@ -253,7 +252,7 @@ mod tests {
     #[test]
     fn seki_is_not_unconditional_life() {
         // Corner seki: black and the white stones A1, B2 share the liberties A2 and B1.
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". . . . .", //
             "O O O O .",
             "X X X O .",
@@ -268,7 +267,7 @@ mod tests {
 
     #[test]
     fn opponent_stones_in_a_small_enclosed_region_are_dead() {
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". X O . X . X", //
             "X X X X X X X",
             ". . . . . . .",

@@ -21,6 +21,17 @@ pub const MIN_SIZE: usize = 2;
 /// Capacity of every per-point array: the padded 25x25 board.
 pub const MAX_POINTS: usize = (MAX_SIZE + 2) * (MAX_SIZE + 2);
 
+/// Checks a requested board size.
+pub fn check_size(size: usize) -> Result<(), String> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(())
+    } else {
+        Err(format!(
+            "unacceptable size: {size} (supported {MIN_SIZE} to {MAX_SIZE})"
+        ))
+    }
+}
+
 /// Length of the board's per-point arrays: a power of two above `MAX_POINTS + MAX_SIZE + 3`
 /// (every neighbour and diagonal of a point), so that an index masked with `ARRAY_CAP - 1` is
 /// always in bounds and the hot paths carry no bounds checks.
@@ -829,6 +840,38 @@ impl Board {
         Ok(())
     }
 
+    /// A board from a text diagram, top row first: `X` black, `O` white, `.` or `+` empty,
+    /// spaces ignored. For hand-built positions in tests and tools; every chain must keep a
+    /// liberty.
+    pub fn from_diagram(rows: &[&str]) -> Result<Board, String> {
+        let size = rows.len();
+        check_size(size)?;
+        let mut b = Board::new(size);
+        for (i, row) in rows.iter().enumerate() {
+            let r = size - 1 - i;
+            let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.len() != size {
+                return Err(format!(
+                    "row {} has {} points, not {size}",
+                    i + 1,
+                    cells.len()
+                ));
+            }
+            for (c, ch) in cells.into_iter().enumerate() {
+                let color = match ch {
+                    'X' | 'x' | '#' => Color::Black,
+                    'O' | 'o' => Color::White,
+                    '.' | '+' => continue,
+                    _ => return Err(format!("unknown point '{ch}' in row {}", i + 1)),
+                };
+                let p = b.point(c, r);
+                b.place_setup_stone(p, color)
+                    .map_err(|e| format!("stone at {}: {e}", b.vertex_name(p)))?;
+            }
+        }
+        Ok(b)
+    }
+
     /// Whether any neighbour of `n` is a stone of the chain headed `head`.
     #[inline]
     fn adjacent_to_chain(&self, n: Point, head: Point) -> bool {
@@ -1151,6 +1194,18 @@ impl Iterator for ChainStones<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagrams_with_bad_rows_are_refused() {
+        assert!(Board::from_diagram(&[". .", "."]).is_err());
+        assert!(Board::from_diagram(&[". Z", ". ."]).is_err());
+        // White A1 would have no liberty.
+        assert!(Board::from_diagram(&["X O", "O ."]).is_err());
+        let b = Board::from_diagram(&["X .", ". O"]).expect("valid diagram");
+        assert_eq!(b.cell(b.point(0, 1)), Cell::Black);
+        assert_eq!(b.cell(b.point(1, 0)), Cell::White);
+        assert_eq!(b.stone_count(), 2);
+    }
 
     fn play(b: &mut Board, name: &str, c: Color) -> u32 {
         let Ok(Move::Play(p)) = b.parse_move(name) else {

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Board, Color, Illegal, MAX_SIZE, MIN_SIZE, Move, Point, side_to_move_key};
+pub use crate::board::check_size;
+use crate::board::{Board, Cell, Color, Illegal, Move, Point, side_to_move_key};
 use crate::rules::{KoRule, Rules};
 
 /// A hasher for keys that are already uniformly random (Zobrist hashes): it passes them through.
@@ -410,17 +411,6 @@ impl Game {
     }
 }
 
-/// Checks a requested board size.
-pub fn check_size(size: usize) -> Result<(), String> {
-    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
-        Ok(())
-    } else {
-        Err(format!(
-            "unacceptable size: {size} (supported {MIN_SIZE} to {MAX_SIZE})"
-        ))
-    }
-}
-
 /// The largest `fixed_handicap` a board of `size` supports (GTP 2 spec §4.1.1): 9 on odd
 /// sizes from 9 up, 4 on even sizes from 8 and on 7x7, none below 7x7.
 pub fn max_fixed_handicap(size: usize) -> usize {
@@ -470,6 +460,68 @@ pub fn fixed_handicap_points(size: usize, n: usize) -> Result<Vec<(usize, usize)
         _ => &[0, 1, 2, 3, 5, 6, 7, 8, 4],
     };
     Ok(picks.iter().map(|&i| order[i]).collect())
+}
+
+/// Where the engine puts `n` free handicap stones: the standard points as far as they go,
+/// then, one by one, the point farthest from the stones already placed, preferring the third
+/// and fourth lines. Never fills the board: stones that would leave no liberty are skipped,
+/// so very large handicaps may come out smaller, as the GTP spec allows.
+pub fn free_handicap_points(board: &Board, n: usize) -> Vec<Point> {
+    let size = board.size();
+    let fixed = n.min(max_fixed_handicap(size));
+    let mut placed: Vec<(usize, usize)> = if fixed >= 2 {
+        fixed_handicap_points(size, fixed).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let mut scratch = board.clone();
+    for &(c, r) in &placed {
+        let _ = scratch.place_setup_stone(board.point(c, r), Color::Black);
+    }
+    let line_weight = |i: usize| -> i64 {
+        let d = i.min(size - 1 - i);
+        match (size >= 9, d) {
+            (true, 0) => -40,
+            (true, 1) => -15,
+            (true, 2) | (true, 3) => 6,
+            _ => 0,
+        }
+    };
+    while placed.len() < n {
+        let mut best: Option<((usize, usize), i64)> = None;
+        for row in 0..size {
+            for col in 0..size {
+                let p = board.point(col, row);
+                if scratch.cell(p) != Cell::Empty
+                    || scratch.is_suicide(p, Color::Black)
+                    || scratch.empty_neighbors(p) == 0
+                {
+                    continue;
+                }
+                let nearest = placed
+                    .iter()
+                    .map(|&(c, r)| {
+                        let (dc, dr) = (c as i64 - col as i64, r as i64 - row as i64);
+                        dc * dc + dr * dr
+                    })
+                    .min()
+                    .unwrap_or((size * size) as i64);
+                let centre = (2 * col as i64 - size as i64 + 1).abs()
+                    + (2 * row as i64 - size as i64 + 1).abs();
+                let score = nearest * 8 + line_weight(col) + line_weight(row) - centre;
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some(((col, row), score));
+                }
+            }
+        }
+        let Some(((col, row), _)) = best else { break };
+        let p = board.point(col, row);
+        if scratch.place_setup_stone(p, Color::Black).is_err() {
+            break;
+        }
+        placed.push((col, row));
+    }
+    placed.into_iter().map(|(c, r)| board.point(c, r)).collect()
 }
 
 #[cfg(test)]

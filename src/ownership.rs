@@ -21,6 +21,7 @@ use crate::game::PositionHistory;
 use crate::playout::{Playout, max_playout_moves};
 use crate::rules::KoRule;
 use crate::score::area_owners;
+use crate::tactics;
 
 /// Average final ownership of every point over a number of playouts.
 #[derive(Clone, Debug)]
@@ -148,70 +149,12 @@ fn run_heavy(po: &mut Playout, to_move: Color, history: &PositionHistory, ko: Ko
     }
 }
 
-/// The single liberty of the chain through `p` (which must have exactly one).
-fn last_liberty(board: &Board, p: Point) -> Point {
-    for s in board.chain_stones(p) {
-        for n in board.neighbors(s) {
-            if board.cell(n) == Cell::Empty {
-                return n;
-            }
-        }
-    }
-    NO_POINT
-}
-
-/// Liberties (counted up to 2) and size of the chain a stone of `c` at the empty point `p`
-/// would form, ignoring captures.
-fn chain_after(board: &Board, p: Point, c: Color) -> (usize, usize) {
-    let own = Cell::stone(c);
-    let mut libs = [NO_POINT; 2];
-    let mut n_libs = 0;
-    let add = |q: Point, libs: &mut [Point; 2], n_libs: &mut usize| {
-        if q != p && *n_libs < 2 && !libs[..*n_libs].contains(&q) {
-            libs[*n_libs] = q;
-            *n_libs += 1;
-        }
-    };
-    let mut heads = [NO_POINT; 4];
-    let mut n_heads = 0;
-    let mut size = 1;
-    for n in board.neighbors(p) {
-        match board.cell(n) {
-            Cell::Empty => add(n, &mut libs, &mut n_libs),
-            cell if cell == own => {
-                let h = board.chain_id(n);
-                if heads[..n_heads].contains(&h) {
-                    continue;
-                }
-                heads[n_heads] = h;
-                n_heads += 1;
-                size += board.chain_len(n);
-                if board.liberties(n) >= 3 {
-                    n_libs = 2;
-                } else {
-                    for s in board.chain_stones(n) {
-                        for q in board.neighbors(s) {
-                            if board.cell(q) == Cell::Empty {
-                                add(q, &mut libs, &mut n_libs);
-                            }
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    (n_libs, size)
-}
-
 /// Whether `c` at `p` would put a chain of two or more stones into atari without
-/// capturing anything.
+/// capturing anything (a single-stone throw-in stays allowed, so nakade still kills).
 fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
-    if board.captures_any(p, c) {
-        return false;
-    }
-    let (libs, size) = chain_after(board, p, c);
-    libs < 2 && size >= 2
+    !board.captures_any(p, c)
+        && tactics::is_self_atari(board, p, c)
+        && tactics::chain_size_after(board, p, c) >= 2
 }
 
 /// Whether `c` may and should consider `p`: legal (superko included), not an own eye, not
@@ -236,12 +179,12 @@ fn pick_move(po: &mut Playout, c: Color, history: &PositionHistory, ko: KoRule) 
             if board.liberties(n) != 1 {
                 continue;
             }
-            let lib = last_liberty(board, n);
+            let lib = tactics::last_liberty(board, n);
             if lib == NO_POINT || urgent[..n_urgent].contains(&lib) {
                 continue;
             }
             // Capture the opponent's chain, or extend our own when that gains liberties.
-            let useful = owner != c || chain_after(board, lib, c).0 >= 2;
+            let useful = owner != c || tactics::liberties_after(board, lib, c, 2) >= 2;
             if useful && n_urgent < urgent.len() {
                 urgent[n_urgent] = lib;
                 n_urgent += 1;
@@ -274,11 +217,10 @@ fn pick_move(po: &mut Playout, c: Color, history: &PositionHistory, ko: KoRule) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::board_from_diagram;
 
     #[test]
     fn a_lone_stone_in_enemy_territory_dies_and_the_wall_lives() {
-        let b = board_from_diagram(&[
+        let b = Board::from_diagram(&[
             ". . X O . . . . .", //
             ". . X O . . . . .",
             ". . X O O O O O O",

@@ -248,7 +248,7 @@ mod tests {
     use crate::board::Move;
 
     fn board_from(rows: &[&str]) -> Board {
-        crate::score::board_from_diagram(rows).expect("valid diagram")
+        Board::from_diagram(rows).expect("valid diagram")
     }
 
     fn pt(b: &Board, name: &str) -> Point {

@@ -654,45 +654,13 @@ pub fn count(
     }
 }
 
-/// Builds a board from a text diagram, top row first: `X` black, `O` white, `.` or `+`
-/// empty, spaces ignored. For hand-built positions in tests and tools; every chain must
-/// keep a liberty.
-pub fn board_from_diagram(rows: &[&str]) -> Result<Board, String> {
-    let size = rows.len();
-    crate::game::check_size(size)?;
-    let mut b = Board::new(size);
-    for (i, row) in rows.iter().enumerate() {
-        let r = size - 1 - i;
-        let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-        if cells.len() != size {
-            return Err(format!(
-                "row {} has {} points, not {size}",
-                i + 1,
-                cells.len()
-            ));
-        }
-        for (c, ch) in cells.into_iter().enumerate() {
-            let color = match ch {
-                'X' | 'x' | '#' => Color::Black,
-                'O' | 'o' => Color::White,
-                '.' | '+' => continue,
-                _ => return Err(format!("unknown point '{ch}' in row {}", i + 1)),
-            };
-            let p = b.point(c, r);
-            b.place_setup_stone(p, color)
-                .map_err(|e| format!("stone at {}: {e}", b.vertex_name(p)))?;
-        }
-    }
-    Ok(b)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Move;
 
     fn board_from(rows: &[&str]) -> Board {
-        board_from_diagram(rows).expect("valid diagram")
+        Board::from_diagram(rows).expect("valid diagram")
     }
 
     #[test]
@@ -851,12 +819,5 @@ mod tests {
         assert_eq!(c.handicap_compensation, 0.0);
         let c = count(&b, &all_alive(&b), &Rules::ancient(), 0.0, 4);
         assert_eq!(c.handicap_compensation, 0.0);
-    }
-
-    #[test]
-    fn diagrams_with_bad_rows_are_refused() {
-        assert!(board_from_diagram(&[". .", "."]).is_err());
-        assert!(board_from_diagram(&[". Z", ". ."]).is_err());
-        assert!(board_from_diagram(&["X O", "O ."]).is_err());
     }
 }

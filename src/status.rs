@@ -346,7 +346,6 @@ fn extend_seki_through_eyes(board: &Board, status: &mut [StoneStatus]) {
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::score::board_from_diagram;
 
     fn pt(b: &Board, v: &str) -> Point {
         match b.parse_move(v) {
@@ -356,7 +355,7 @@ mod tests {
     }
 
     fn statuses(rows: &[&str]) -> (Board, Vec<StoneStatus>) {
-        let b = board_from_diagram(rows).unwrap();
+        let b = Board::from_diagram(rows).unwrap();
         let s = decide_board(
             &b,
             &PositionHistory::default(),

@@ -7,6 +7,13 @@
 
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 
+/// Longest ladder the search priors read, in ataris: one across a 25x25 board. Priors are
+/// computed once per new tree node, so a ladder can be read to its end there.
+pub const PRIOR_LADDER_PLIES: usize = 50;
+/// Longest ladder the heavy playouts read, in ataris (a longer one counts as escaped):
+/// shorter than the priors' because playouts read at nearly every move and must stay fast.
+pub const PLAYOUT_LADDER_PLIES: usize = 40;
+
 /// Distinct chains of colour `c` next to `p`, as chain heads: `(heads, count)`.
 #[inline]
 pub fn adjacent_chains(board: &Board, p: Point, c: Color) -> ([Point; 4], usize) {
@@ -110,6 +117,16 @@ pub fn liberties_after(board: &Board, p: Point, c: Color, cap: usize) -> usize {
     n
 }
 
+/// Stones of the chain a stone of `c` at the empty point `p` would form: itself and the own
+/// chains next to it.
+pub fn chain_size_after(board: &Board, p: Point, c: Color) -> usize {
+    let (heads, count) = adjacent_chains(board, p, c);
+    1 + heads[..count]
+        .iter()
+        .map(|&h| board.chain_len(h))
+        .sum::<usize>()
+}
+
 /// Whether `c` playing the empty point `p` leaves its own chain with exactly one liberty
 /// (captures included, see [`liberties_after`]). Illegal suicides count as self-atari too.
 #[inline]
@@ -126,14 +143,10 @@ pub fn is_self_atari(board: &Board, p: Point, c: Color) -> bool {
 /// eye (capturing it leaves a dead shape of at most three points); any other self-atari
 /// just feeds the opponent stones.
 pub fn is_nakade_self_atari(board: &Board, p: Point, c: Color) -> bool {
-    let (heads, count) = adjacent_chains(board, p, c);
-    let stones: usize = 1 + heads[..count]
-        .iter()
-        .map(|&h| board.chain_len(h))
-        .sum::<usize>();
-    if stones > 3 {
+    if chain_size_after(board, p, c) > 3 {
         return false;
     }
+    let (heads, count) = adjacent_chains(board, p, c);
     // Find the chain's last liberty after the move.
     let mut lib = NO_POINT;
     for q in board.neighbors(p) {
@@ -310,7 +323,7 @@ mod tests {
     use crate::board::Move;
 
     fn board_from(rows: &[&str]) -> Board {
-        crate::score::board_from_diagram(rows).expect("valid diagram")
+        Board::from_diagram(rows).expect("valid diagram")
     }
 
     fn pt(b: &Board, name: &str) -> Point {
@@ -355,6 +368,11 @@ mod tests {
         // Black C3's only liberty is C2; extending there gives B2, D2, C1.
         assert_eq!(last_liberty(&b, pt(&b, "C3")), c2);
         assert_eq!(liberties_after(&b, c2, Color::Black, 10), 3);
+        assert_eq!(liberties_after(&b, c2, Color::Black, 2), 2);
+        // White C2 captures C3: its point (a liberty after the capture), B2, D2 and C1.
+        assert_eq!(liberties_after(&b, c2, Color::White, 10), 4);
+        assert_eq!(chain_size_after(&b, c2, Color::Black), 2);
+        assert_eq!(chain_size_after(&b, b2, Color::Black), 1);
         assert!(escapes_atari(&b, c2, Color::Black));
         assert!(!escapes_atari(&b, b2, Color::Black));
         // White C2 captures the stone.

@@ -2,7 +2,7 @@
 //! generation.
 
 use crate::board::{Board, Color, Move, Point};
-use crate::game::{check_size, fixed_handicap_points, max_fixed_handicap};
+use crate::game::{check_size, fixed_handicap_points, free_handicap_points};
 use crate::search::{Decision, Mode};
 
 use super::{
@@ -307,68 +307,6 @@ fn place_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<Strin
     let points = free_handicap_points(engine.game.board(), n);
     engine.game.place_handicap(&points)?;
     Ok(vertex_list(engine.game.board(), &points))
-}
-
-/// Where the engine puts `n` free handicap stones: the standard points as far as they go,
-/// then, one by one, the point farthest from the stones already placed, preferring the third
-/// and fourth lines. Never fills the board: stones that would leave no liberty are skipped,
-/// so very large handicaps may come out smaller, as the GTP spec allows.
-pub fn free_handicap_points(board: &Board, n: usize) -> Vec<Point> {
-    let size = board.size();
-    let fixed = n.min(max_fixed_handicap(size));
-    let mut placed: Vec<(usize, usize)> = if fixed >= 2 {
-        fixed_handicap_points(size, fixed).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    let mut scratch = board.clone();
-    for &(c, r) in &placed {
-        let _ = scratch.place_setup_stone(board.point(c, r), Color::Black);
-    }
-    let line_weight = |i: usize| -> i64 {
-        let d = i.min(size - 1 - i);
-        match (size >= 9, d) {
-            (true, 0) => -40,
-            (true, 1) => -15,
-            (true, 2) | (true, 3) => 6,
-            _ => 0,
-        }
-    };
-    while placed.len() < n {
-        let mut best: Option<((usize, usize), i64)> = None;
-        for row in 0..size {
-            for col in 0..size {
-                let p = board.point(col, row);
-                if scratch.cell(p) != crate::board::Cell::Empty
-                    || scratch.is_suicide(p, Color::Black)
-                    || scratch.empty_neighbors(p) == 0
-                {
-                    continue;
-                }
-                let nearest = placed
-                    .iter()
-                    .map(|&(c, r)| {
-                        let (dc, dr) = (c as i64 - col as i64, r as i64 - row as i64);
-                        dc * dc + dr * dr
-                    })
-                    .min()
-                    .unwrap_or((size * size) as i64);
-                let centre = (2 * col as i64 - size as i64 + 1).abs()
-                    + (2 * row as i64 - size as i64 + 1).abs();
-                let score = nearest * 8 + line_weight(col) + line_weight(row) - centre;
-                if best.is_none_or(|(_, s)| score > s) {
-                    best = Some(((col, row), score));
-                }
-            }
-        }
-        let Some(((col, row), _)) = best else { break };
-        let p = board.point(col, row);
-        if scratch.place_setup_stone(p, Color::Black).is_err() {
-            break;
-        }
-        placed.push((col, row));
-    }
-    placed.into_iter().map(|(c, r)| board.point(c, r)).collect()
 }
 
 fn set_free_handicap(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {

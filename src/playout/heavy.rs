@@ -26,7 +26,7 @@ use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::game::PositionHistory;
 use crate::patterns;
 use crate::rules::KoRule;
-use crate::tactics;
+use crate::tactics::{self, PLAYOUT_LADDER_PLIES};
 
 /// Chance (out of 1024) to look for captures and atari escapes around the last move.
 const TACTICS_RATE: u32 = 950;
@@ -36,8 +36,6 @@ const TWO_LIB_RATE: u32 = 900;
 const SHAPE_RATE: u32 = 950;
 /// Chance (out of 1024) of a plain light move instead of the self-atari-checked one.
 const LIGHT_RATE: u32 = 20;
-/// Longest ladder read, in ataris.
-const LADDER_PLIES: usize = 40;
 /// Capacity of a candidate list (more candidates than this are dropped).
 const MAX_CANDIDATES: usize = 32;
 
@@ -128,7 +126,7 @@ fn atari_responses(
             2 => {
                 scratch.copy_from(board);
                 scratch.play(l, c);
-                if !tactics::read_ladder(scratch, l, c, LADDER_PLIES) {
+                if !tactics::read_ladder(scratch, l, c, PLAYOUT_LADDER_PLIES) {
                     out.push(l);
                 }
             }
@@ -167,7 +165,15 @@ fn two_liberty_moves(
         tactics::chain_liberties(board, h, &mut libs);
         if cell == opp {
             for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
-                if tactics::atari_captures(board, scratch, h, atari, escape, c, LADDER_PLIES) {
+                if tactics::atari_captures(
+                    board,
+                    scratch,
+                    h,
+                    atari,
+                    escape,
+                    c,
+                    PLAYOUT_LADDER_PLIES,
+                ) {
                     out.push(atari);
                 }
             }
@@ -177,8 +183,8 @@ fn two_liberty_moves(
         // then extend where that gives three liberties.
         let opponent = c.opponent();
         let (a, b) = (libs[0], libs[1]);
-        if !tactics::atari_captures(board, scratch, h, a, b, opponent, LADDER_PLIES)
-            && !tactics::atari_captures(board, scratch, h, b, a, opponent, LADDER_PLIES)
+        if !tactics::atari_captures(board, scratch, h, a, b, opponent, PLAYOUT_LADDER_PLIES)
+            && !tactics::atari_captures(board, scratch, h, b, a, opponent, PLAYOUT_LADDER_PLIES)
         {
             continue;
         }

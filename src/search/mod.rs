@@ -27,8 +27,9 @@ use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{HandicapCompensation, KoRule, Scoring};
+use crate::tactics;
 
-use priors::{PriorWeights, liberties_after, move_prior};
+use priors::{PriorWeights, move_prior};
 use settle::{
     DeadStones, Ownership, dead_stones, has_dead, pessimistic_dead_stones, settled_score,
 };
@@ -1052,7 +1053,7 @@ fn cleanup_move(game: &Game, color: Color, dead: &DeadStones, summary: &Summary)
         if !on_dead_liberty(p) || !game.is_legal(Move::Play(p), color) {
             continue;
         }
-        if liberties_after(board, p, color, 2) < 2 && !board.captures_any(p, color) {
+        if tactics::liberties_after(board, p, color, 2) < 2 && !board.captures_any(p, color) {
             continue;
         }
         // Fewest liberties of the dead chain first: that finishes the capture soonest.

@@ -11,10 +11,8 @@
 //! Passing gets a low prior: it is right only when nothing else is.
 
 use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
-use crate::tactics;
-
-/// Longest ladder read for the escape rule, in ataris (a ladder across a 25x25 board).
-const LADDER_PLIES: usize = 50;
+use crate::patterns::move_distance;
+use crate::tactics::{self, PRIOR_LADDER_PLIES, liberties_after};
 
 /// Weights of the prior rules, in equivalent visits. `even` applies to every move.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,7 +178,7 @@ pub fn move_prior(
                 let mut libs = [NO_POINT; 2];
                 tactics::chain_liberties(board, n, &mut libs);
                 let escape = if libs[0] == p { libs[1] } else { libs[0] };
-                if tactics::atari_captures(board, scratch, n, p, escape, c, LADDER_PLIES) {
+                if tactics::atari_captures(board, scratch, n, p, escape, c, PRIOR_LADDER_PLIES) {
                     captures_by_atari = true;
                 }
             }
@@ -212,7 +210,7 @@ pub fn move_prior(
     let runs_into_ladder = own_in_atari && captured_stones == 0 && libs_after == 2 && {
         scratch.copy_from(board);
         scratch.play(p, c);
-        tactics::read_ladder(scratch, p, c, LADDER_PLIES)
+        tactics::read_ladder(scratch, p, c, PRIOR_LADDER_PLIES)
     };
     if runs_into_ladder {
         acc.add(w.self_atari, 0.0);
@@ -228,7 +226,7 @@ pub fn move_prior(
         acc.add(w.escape, 1.0);
     }
     if libs_after == 1 && captured_stones == 0 {
-        let stones = 1 + own_chain_stones_joined(board, p, c);
+        let stones = tactics::chain_size_after(board, p, c);
         let weight = if stones <= w.throw_in_max {
             w.self_atari / 3
         } else {
@@ -247,7 +245,7 @@ pub fn move_prior(
     // Locality: answer near the last moves.
     let near = [board.last_move(), board.last_move2()]
         .iter()
-        .any(|&q| q != NO_POINT && distance(board, p, q) <= 3);
+        .any(|&q| move_distance(board, p, q) <= 3);
     if near {
         acc.add(w.near_last, 1.0);
     }
@@ -285,18 +283,8 @@ fn saves_two_liberty_chain(board: &Board, p: Point, c: Color, scratch: &mut Boar
     board.neighbors(p).into_iter().any(|n| {
         board.cell(n) == own
             && board.liberties(n) == 2
-            && tactics::ladder_captures(scratch, board, n, c, LADDER_PLIES)
+            && tactics::ladder_captures(scratch, board, n, c, PRIOR_LADDER_PLIES)
     })
-}
-
-/// A distance that favours the 3x3 and knight's-move neighbourhood: dx + dy + max(dx, dy)
-/// ("gridcular" distance), so adjacent = 2, diagonal = 3, one-point jump = 4.
-pub fn distance(board: &Board, p: Point, q: Point) -> usize {
-    let (pc, pr) = board.col_row(p);
-    let (qc, qr) = board.col_row(q);
-    let dx = pc.abs_diff(qc);
-    let dy = pr.abs_diff(qr);
-    dx + dy + dx.max(dy)
 }
 
 /// Whether a stone of either colour lies within Manhattan distance `d` of `p`.
@@ -320,79 +308,6 @@ fn stones_within(board: &Board, p: Point, d: usize) -> bool {
     false
 }
 
-/// Stones of `c` in the chains next to `p` (which a stone at `p` would join).
-fn own_chain_stones_joined(board: &Board, p: Point, c: Color) -> usize {
-    let own = Cell::stone(c);
-    let mut heads = [NO_POINT; 4];
-    let mut n = 0;
-    let mut stones = 0;
-    for q in board.neighbors(p) {
-        if board.cell(q) == own {
-            let h = board.chain_id(q);
-            if !heads[..n].contains(&h) {
-                heads[n] = h;
-                n += 1;
-                stones += board.chain_len(q);
-            }
-        }
-    }
-    stones
-}
-
-/// Liberties of the chain `c` would form by playing at `p`, counting at most `cap` of them;
-/// opponent stones it would capture are not removed first, except that capturing anything
-/// gives at least one liberty (the captured point next to `p`).
-pub fn liberties_after(board: &Board, p: Point, c: Color, cap: usize) -> usize {
-    let own = Cell::stone(c);
-    let opp = Cell::stone(c.opponent());
-    let mut libs = [NO_POINT; 8];
-    let mut n = 0;
-    let add = |q: Point, libs: &mut [Point; 8], n: &mut usize| {
-        if q != p && !libs[..*n].contains(&q) && *n < libs.len() {
-            libs[*n] = q;
-            *n += 1;
-        }
-    };
-    for q in board.neighbors(p) {
-        match board.cell(q) {
-            Cell::Empty => add(q, &mut libs, &mut n),
-            x if x == opp && board.liberties(q) == 1 => add(q, &mut libs, &mut n),
-            _ => {}
-        }
-        if n >= cap {
-            return cap;
-        }
-    }
-    let mut heads = [NO_POINT; 4];
-    let mut n_heads = 0;
-    for q in board.neighbors(p) {
-        if board.cell(q) != own {
-            continue;
-        }
-        let h = board.chain_id(q);
-        if heads[..n_heads].contains(&h) {
-            continue;
-        }
-        heads[n_heads] = h;
-        n_heads += 1;
-        // A chain with more than `cap` liberties keeps at least `cap` after losing p.
-        if board.liberties(q) > cap {
-            return cap;
-        }
-        for s in board.chain_stones(q) {
-            for l in board.neighbors(s) {
-                if board.cell(l) == Cell::Empty {
-                    add(l, &mut libs, &mut n);
-                    if n >= cap {
-                        return cap;
-                    }
-                }
-            }
-        }
-    }
-    n
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,24 +325,6 @@ mod tests {
 
     fn mv(g: &Game, v: &str) -> Move {
         g.board().parse_move(v).unwrap()
-    }
-
-    #[test]
-    fn liberty_counts_after_a_move() {
-        use Color::*;
-        // Black C3 with White around on three sides: B3, C4, D3; C2 empty.
-        let g = setup(
-            5,
-            &[("C3", Black), ("B3", White), ("C4", White), ("D3", White)],
-        );
-        let Move::Play(c2) = mv(&g, "C2") else {
-            panic!()
-        };
-        // Black C2 joins C3: liberties B2, D2, C1 (and none of C3's, which only had C2).
-        assert_eq!(liberties_after(g.board(), c2, Black, 5), 3);
-        assert_eq!(liberties_after(g.board(), c2, Black, 2), 2);
-        // White C2 captures C3: one liberty at least (C3 itself) plus B2, D2, C1.
-        assert_eq!(liberties_after(g.board(), c2, White, 5), 4);
     }
 
     #[test]
