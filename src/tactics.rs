@@ -75,21 +75,21 @@ pub fn capture_count(board: &Board, p: Point, c: Color) -> usize {
 }
 
 /// Liberties of the chain `c` would have on `p` after playing there, counted exactly up to
-/// `cap` (the answer is `min(true count, cap)`), without playing. Of the points a capture
-/// frees, only those next to `p` are counted, so for capturing moves the figure is a lower
-/// bound.
+/// `cap` (the answer is `min(true count, cap)`; `cap` is at most 8), without playing. Of the
+/// points a capture frees, only those next to `p` are counted, so for capturing moves the
+/// figure is a lower bound.
 pub fn liberties_after(board: &Board, p: Point, c: Color, cap: usize) -> usize {
     let mut seen = [NO_POINT; 8];
+    let cap = cap.min(seen.len());
     let mut n = 0;
     let opp = Cell::stone(c.opponent());
     for q in board.neighbors(p) {
         let cell = board.cell(q);
         if cell == Cell::Empty || (cell == opp && board.liberties(q) == 1) {
-            // A captured neighbour's point is empty after the move.
-            if !seen[..n].contains(&q) {
-                seen[n] = q;
-                n += 1;
-            }
+            // A captured neighbour's point is empty after the move; the four neighbours are
+            // distinct points.
+            seen[n] = q;
+            n += 1;
         }
     }
     if n >= cap {
@@ -97,19 +97,18 @@ pub fn liberties_after(board: &Board, p: Point, c: Color, cap: usize) -> usize {
     }
     let (heads, count) = adjacent_chains(board, p, c);
     for &h in &heads[..count] {
-        let libs = board.liberties(h);
-        if libs > cap {
+        if board.liberties(h) > cap {
             // Even without p it keeps at least `cap` liberties.
             return cap;
         }
-        let mut libs_of_h = [NO_POINT; 8];
-        let k = chain_liberties(board, h, &mut libs_of_h[..libs]);
-        for &q in &libs_of_h[..k] {
-            if q != p && !seen[..n].contains(&q) {
-                seen[n] = q;
-                n += 1;
-                if n >= cap {
-                    return cap;
+        for s in board.chain_stones(h) {
+            for q in board.neighbors(s) {
+                if q != p && board.cell(q) == Cell::Empty && !seen[..n].contains(&q) {
+                    seen[n] = q;
+                    n += 1;
+                    if n >= cap {
+                        return cap;
+                    }
                 }
             }
         }
