@@ -6,11 +6,9 @@
 //! [`score`]; SGF files go through [`sgf`].
 
 pub mod bench;
-pub mod benson;
 pub mod board;
 pub mod game;
 pub mod gtp;
-pub mod ownership;
 pub mod patterns;
 pub mod playout;
 pub mod rng;
@@ -18,6 +16,5 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub mod sgf;
-pub mod status;
 pub mod tactics;
 pub mod time;

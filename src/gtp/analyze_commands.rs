@@ -314,7 +314,8 @@ fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result
         &mut writer,
     );
     // A last report with everything found, then the empty line that ends the answer.
-    let own = ownership.then(|| ownership_for(&writer.board, &result.ownership[..], color));
+    let own =
+        ownership.then(|| ownership_for(&writer.board, result.ownership.black_shares(), color));
     let line = if result.summary.candidates.is_empty() {
         String::new()
     } else {
@@ -446,7 +447,7 @@ fn ownership_board(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, S
     super::expect_args(call.args, 0, "no arguments")?;
     let (_, result) = analysis_search(engine);
     let board = engine.game.board();
-    let values = ownership_for(board, &result.ownership[..], Color::Black);
+    let values = ownership_for(board, result.ownership.black_shares(), Color::Black);
     let size = board.size();
     let rows: Vec<String> = values
         .chunks(size)

@@ -2,13 +2,13 @@
 //! `kgs-rules`, `shoutan-rules`, and GoGui's rules-referee commands `gogui-rules_*`.
 //!
 //! `final_score`, `final_status_list` and `shoutan-count` share one seeded decision
-//! ([`crate::status::decide`]), so they always agree with each other.
+//! ([`crate::score::status::decide`]), so they always agree with each other.
 
 use crate::board::{Cell, Color, Move};
 use crate::game::Game;
 use crate::rules::Rules;
+use crate::score::status::{StatusConfig, decide};
 use crate::score::{Count, StoneStatus, count};
-use crate::status::{StatusConfig, decide};
 
 use super::{Call, CommandSpec, Engine, expect_args};
 

@@ -1,202 +1,20 @@
-//! Counting the final position.
+//! The referee's count of a final position.
 //!
-//! Two layers:
-//! - fast, allocation-free counts of a *finished* board where every stone is alive, for
-//!   playouts: [`area_owners`] / [`tromp_taylor_score`] (area) and [`taxed_area_score`]
-//!   (area with the ancient group tax, 還棋頭);
-//! - the referee's [`Count`] of a final position for a given set of dead and seki stones
-//!   ([`count`]), under any [`Scoring`]: area (stones + territory, shared points split
-//!   half and half), territory (territory + prisoners, nothing in seki) or taxed area
-//!   (area minus one stone per living group). Who is dead is decided in
-//!   [`crate::status`].
+//! [`count`] counts a position for a given fate of every stone (alive, dead or in seki, as
+//! [`crate::score::status`] decides) under any [`Scoring`]: area (stones + territory,
+//! shared points split half and half), territory (territory + prisoners, nothing in seki)
+//! or taxed area (area minus one stone per living group). The [`Count`] it returns knows the
+//! result and tells it as a Chinese referee would. Handicap compensation is decided here,
+//! once, for the count and the search alike ([`effective_komi`]).
 
 use std::fmt::Write as _;
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Point};
+use crate::game::Game;
 use crate::rules::{HandicapCompensation, Rules, Scoring};
 
-/// Who owns each point of a board under area counting of the board as it stands.
-pub type Owners = [Cell; MAX_POINTS];
-
-/// Fills `owners` with the owner of every on-board point (stones own their point; an empty
-/// region belongs to the only colour it touches, else to nobody: [`Cell::Empty`]) and returns
-/// the area of Black and White. Allocates nothing.
-pub fn area_owners(board: &Board, owners: &mut Owners) -> [u32; 2] {
-    let mut area = [0u32; 2];
-    let mut pending = false;
-    // First pass, branch-free (it ends every playout): stones own their point, an empty
-    // point without empty neighbours is decided by its neighbours, any other empty point is
-    // marked undecided (Border) for the flood fill below.
-    let stride = board.stride();
-    for row in 1..=board.size() {
-        for p in (row * stride + 1)..=(row * stride + board.size()) {
-            let p = p as Point;
-            let cell = board.cell(p);
-            let owner = if cell == Cell::Empty {
-                empty_point_owner(board, p)
-            } else {
-                cell
-            };
-            owners[p as usize] = owner;
-            area[0] += u32::from(owner == Cell::Black);
-            area[1] += u32::from(owner == Cell::White);
-            pending |= owner == Cell::Border;
-        }
-    }
-    if pending {
-        let mut stack = [0 as Point; MAX_POINTS];
-        let mut region = [0 as Point; MAX_POINTS];
-        for p in board.points() {
-            if board.cell(p) != Cell::Empty || owners[p as usize] != Cell::Border {
-                continue;
-            }
-            // Flood-fill the empty region through p, noting which colours it touches.
-            let mut touches = [false; 2];
-            let mut n_region = 0;
-            let mut top = 1;
-            stack[0] = p;
-            owners[p as usize] = Cell::Empty;
-            while top > 0 {
-                top -= 1;
-                let q = stack[top];
-                region[n_region] = q;
-                n_region += 1;
-                for n in board.neighbors(q) {
-                    match board.cell(n) {
-                        Cell::Black => touches[0] = true,
-                        Cell::White => touches[1] = true,
-                        Cell::Empty if owners[n as usize] == Cell::Border => {
-                            owners[n as usize] = Cell::Empty;
-                            stack[top] = n;
-                            top += 1;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            let owner = match touches {
-                [true, false] => Cell::Black,
-                [false, true] => Cell::White,
-                _ => Cell::Empty,
-            };
-            if let Some(c) = owner.color() {
-                area[c.index()] += n_region as u32;
-            }
-            for &q in &region[..n_region] {
-                owners[q as usize] = owner;
-            }
-        }
-    }
-    area
-}
-
-/// Owner of an empty point: [`Cell::Border`] (undecided) when it has an empty neighbour,
-/// else the only colour among its neighbours, else nobody ([`Cell::Empty`]).
-#[inline]
-fn empty_point_owner(board: &Board, p: Point) -> Cell {
-    let black = board.own_or_border_neighbors(p, Color::Black);
-    let white = board.own_or_border_neighbors(p, Color::White);
-    let empty = board.empty_neighbors(p);
-    // Border neighbours count for both colours: black + white + empty = 4 + border.
-    let border = black + white + empty - 4;
-    const OWNER: [Cell; 8] = [
-        Cell::Empty, // touches neither colour (cannot happen on a real board)
-        Cell::White,
-        Cell::Black,
-        Cell::Empty, // touches both: dame
-        Cell::Border,
-        Cell::Border,
-        Cell::Border,
-        Cell::Border,
-    ];
-    let index = usize::from(empty > 0) << 2
-        | usize::from(black > border) << 1
-        | usize::from(white > border);
-    OWNER[index]
-}
-
-/// Black's area minus White's area minus `komi`, counting the board as it stands
-/// (Tromp-Taylor).
-pub fn tromp_taylor_score(board: &Board, komi: f32) -> f32 {
-    let mut owners = [Cell::Empty; MAX_POINTS];
-    let [b, w] = area_owners(board, &mut owners);
-    b as f32 - w as f32 - komi
-}
-
-/// Area of each colour and number of living groups on a finished board where every stone is
-/// alive. A group is a maximal set of one colour's stones connected directly or through
-/// that colour's own territory. Fills `owners` like [`area_owners`]. Allocates nothing.
-pub fn taxed_area(board: &Board, owners: &mut Owners) -> ([u32; 2], [u32; 2]) {
-    let area = area_owners(board, owners);
-    let mut groups = [0u32; 2];
-    let mut seen = [false; MAX_POINTS];
-    let mut stack = [0 as Point; MAX_POINTS];
-    for p in board.points() {
-        let Some(c) = owners[p as usize].color() else {
-            continue;
-        };
-        if seen[p as usize] {
-            continue;
-        }
-        groups[c.index()] += 1;
-        let owner = owners[p as usize];
-        seen[p as usize] = true;
-        stack[0] = p;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let q = stack[top];
-            for n in board.neighbors(q) {
-                if owners[n as usize] == owner && !seen[n as usize] && board.on_board(n) {
-                    seen[n as usize] = true;
-                    stack[top] = n;
-                    top += 1;
-                }
-            }
-        }
-    }
-    (area, groups)
-}
-
-/// Black's taxed area minus White's minus `komi` on a finished board where every stone is
-/// alive: each living group costs its owner 2 points (one stone, 還棋頭). This is what a
-/// playout under the `ancient` rules returns. Allocates nothing.
-pub fn taxed_area_score(board: &Board, owners: &mut Owners, komi: f32) -> f32 {
-    let ([b, w], [gb, gw]) = taxed_area(board, owners);
-    (b as f32 - 2.0 * gb as f32) - (w as f32 - 2.0 * gw as f32) - komi
-}
-
-/// What the final-position decision says of a stone.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum StoneStatus {
-    /// Stays on the board and counts for its owner.
-    Alive,
-    /// Removed before counting; counts for the opponent.
-    Dead,
-    /// Alive in seki: stays, but under territory rules its eyes are nobody's.
-    Seki,
-}
-
-impl StoneStatus {
-    /// The GTP name (`alive`, `dead`, `seki`).
-    pub fn name(self) -> &'static str {
-        match self {
-            StoneStatus::Alive => "alive",
-            StoneStatus::Dead => "dead",
-            StoneStatus::Seki => "seki",
-        }
-    }
-
-    /// Parses a GTP status name.
-    pub fn parse(text: &str) -> Result<StoneStatus, String> {
-        match text.to_ascii_lowercase().as_str() {
-            "alive" => Ok(StoneStatus::Alive),
-            "dead" => Ok(StoneStatus::Dead),
-            "seki" => Ok(StoneStatus::Seki),
-            _ => Err(format!("invalid status '{text}' (use alive, dead or seki)")),
-        }
-    }
-}
+use super::area::{count_groups, flood_region, region_owner};
+use super::status::StoneStatus;
 
 /// The referee's breakdown of a final position (see [`count`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -486,6 +304,22 @@ pub fn stones_text(x: f32) -> String {
     }
 }
 
+/// Points White receives for `handicap` stones under `rules`: one per stone under Chinese
+/// rules (Black gives back half the handicap in stones, 讓子貼還), nothing otherwise. One
+/// stone is no handicap (Black simply plays first without komi), so it earns nothing.
+pub fn handicap_compensation(rules: &Rules, handicap: usize) -> f32 {
+    match rules.handicap_compensation {
+        HandicapCompensation::PointPerStone if handicap >= 2 => handicap as f32,
+        _ => 0.0,
+    }
+}
+
+/// The total komi White receives in `game`, handicap compensation included: what the final
+/// count charges Black, and so what the search plays for.
+pub fn effective_komi(game: &Game) -> f32 {
+    game.komi() + handicap_compensation(game.rules(), game.handicap())
+}
+
 /// Counts the final position `board` under `rules`, with `status` giving each stone's fate
 /// (indexed by point; empty points are ignored; use [`StoneStatus::Alive`] everywhere for
 /// Tromp-Taylor). `prisoners` come from the board; `handicap` is the number of handicap
@@ -497,146 +331,72 @@ pub fn count(
     komi: f32,
     handicap: usize,
 ) -> Count {
-    let n = board.array_len();
     let living = |p: Point| -> Option<Color> {
         let c = board.cell(p).color()?;
         (status[p as usize] != StoneStatus::Dead).then_some(c)
     };
     let mut stones = [0u32; 2];
     let mut dead = [0u32; 2];
+    let mut owners = [Cell::Empty; MAX_POINTS];
     for p in board.points() {
         if let Some(c) = board.cell(p).color() {
             if status[p as usize] == StoneStatus::Dead {
                 dead[c.index()] += 1;
             } else {
                 stones[c.index()] += 1;
+                owners[p as usize] = Cell::stone(c);
             }
         }
     }
 
-    // Regions of points without living stones, with the colours and seki chains they touch.
-    let mut region_of = vec![usize::MAX; n];
-    struct Region {
-        size: u32,
-        touches: [bool; 2],
-        seki: bool,
-    }
-    let mut regions: Vec<Region> = Vec::new();
-    let mut stack: Vec<Point> = Vec::new();
-    for p in board.points() {
-        if living(p).is_some() || region_of[p as usize] != usize::MAX {
-            continue;
-        }
-        let id = regions.len();
-        let mut region = Region {
-            size: 0,
-            touches: [false; 2],
-            seki: false,
-        };
-        region_of[p as usize] = id;
-        stack.push(p);
-        while let Some(q) = stack.pop() {
-            region.size += 1;
-            for nb in board.neighbors(q) {
-                if !board.on_board(nb) {
-                    continue;
-                }
-                match living(nb) {
-                    Some(c) => {
-                        region.touches[c.index()] = true;
-                        if status[nb as usize] == StoneStatus::Seki {
-                            region.seki = true;
-                        }
-                    }
-                    None => {
-                        if region_of[nb as usize] == usize::MAX {
-                            region_of[nb as usize] = id;
-                            stack.push(nb);
-                        }
-                    }
-                }
-            }
-        }
-        regions.push(region);
-    }
-
+    // Regions of points without living stones: territory (seki eyes apart) or shared.
     let mut territory = [0u32; 2];
     let mut seki_eyes = [0u32; 2];
     let mut shared = 0u32;
-    let mut owner_of_region = vec![None; regions.len()];
-    for (id, r) in regions.iter().enumerate() {
-        match r.touches {
-            [true, false] | [false, true] => {
-                let c = if r.touches[0] {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                owner_of_region[id] = Some(c);
-                if r.seki {
-                    seki_eyes[c.index()] += r.size;
-                    if rules.scoring != Scoring::Territory {
-                        territory[c.index()] += r.size;
-                    }
-                } else {
-                    territory[c.index()] += r.size;
+    let mut entered = [false; MAX_POINTS];
+    let mut region = [0 as Point; MAX_POINTS];
+    for p in board.points() {
+        if living(p).is_some() || entered[p as usize] {
+            continue;
+        }
+        entered[p as usize] = true;
+        let mut seki = false;
+        let (size, touches) = flood_region(
+            board,
+            p,
+            &mut region,
+            |n| {
+                let c = living(n)?;
+                seki |= status[n as usize] == StoneStatus::Seki;
+                Some(c)
+            },
+            |n| {
+                let enters = board.on_board(n) && !entered[n as usize];
+                if enters {
+                    entered[n as usize] = true;
+                }
+                enters
+            },
+        );
+        let owner = region_owner(touches);
+        match owner.color() {
+            Some(c) if seki => {
+                seki_eyes[c.index()] += size as u32;
+                if rules.scoring != Scoring::Territory {
+                    territory[c.index()] += size as u32;
                 }
             }
-            _ => shared += r.size,
+            Some(c) => territory[c.index()] += size as u32,
+            None => shared += size as u32,
+        }
+        for &q in &region[..size] {
+            owners[q as usize] = owner;
         }
     }
+    // Living groups: stones connected directly or through their own territory.
+    let groups = count_groups(board, &owners);
 
-    // Living groups: chains joined directly or through their own territory (union-find).
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    // Key of a living stone: its chain head; key of an owned region: n + region id would
-    // not fit, so regions are represented by their first point (any point of the region).
-    let mut region_rep = vec![usize::MAX; regions.len()];
-    for p in board.points() {
-        let r = region_of[p as usize];
-        if r != usize::MAX && region_rep[r] == usize::MAX {
-            region_rep[r] = p as usize;
-        }
-    }
-    for p in board.points() {
-        let Some(c) = living(p) else { continue };
-        let a = find(&mut parent, board.chain_id(p) as usize);
-        for nb in board.neighbors(p) {
-            let r = if board.on_board(nb) {
-                region_of[nb as usize]
-            } else {
-                usize::MAX
-            };
-            if r == usize::MAX || owner_of_region[r] != Some(c) {
-                continue;
-            }
-            let b = find(&mut parent, region_rep[r]);
-            if a != b {
-                parent[b] = a;
-            }
-        }
-    }
-    let mut groups = [0u32; 2];
-    let mut counted = vec![false; n];
-    for p in board.points() {
-        let Some(c) = living(p) else { continue };
-        let root = find(&mut parent, board.chain_id(p) as usize);
-        if !counted[root] {
-            counted[root] = true;
-            groups[c.index()] += 1;
-        }
-    }
-
-    let handicap_compensation = match rules.handicap_compensation {
-        HandicapCompensation::PointPerStone if handicap >= 2 => handicap as f32,
-        _ => 0.0,
-    };
+    let handicap_compensation = handicap_compensation(rules, handicap);
     Count {
         scoring: rules.scoring,
         rules_name: rules.name,
@@ -659,37 +419,10 @@ mod tests {
     use super::*;
     use crate::board::Move;
 
+    use crate::score::area::{taxed_area, taxed_area_score, tromp_taylor_score};
+
     fn board_from(rows: &[&str]) -> Board {
         Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    #[test]
-    fn area_counts_stones_territory_and_dame() {
-        let b = board_from(&[
-            ". X O . .", //
-            "X X O . .",
-            ". X O O O",
-            "X X . O .",
-            ". X O . .",
-        ]);
-        let mut owners = [Cell::Empty; MAX_POINTS];
-        let area = area_owners(&b, &mut owners);
-        // Black: 7 stones + A5, A3, A1 = 10. White: 7 stones + D5 E5 D4 E4 + E2 D1 E1 = 14.
-        // C2 touches both: dame.
-        assert_eq!(area, [10, 14]);
-        let Ok(Move::Play(c2)) = b.parse_move("C2") else {
-            panic!()
-        };
-        assert_eq!(owners[c2 as usize], Cell::Empty);
-        assert_eq!(tromp_taylor_score(&b, 7.5), 10.0 - 14.0 - 7.5);
-    }
-
-    #[test]
-    fn empty_board_belongs_to_nobody() {
-        let b = Board::new(9);
-        assert_eq!(tromp_taylor_score(&b, 0.0), 0.0);
-        let b = board_from(&["X . .", ". . .", ". . ."]);
-        assert_eq!(tromp_taylor_score(&b, 0.0), 9.0);
     }
 
     fn all_alive(b: &Board) -> Vec<StoneStatus> {
@@ -803,6 +536,20 @@ mod tests {
         assert_eq!(c.seki_eyes[0], 10);
         let c = count(&b, &status, &Rules::chinese(), 0.0, 0);
         assert_eq!(c.territory[0], 10);
+    }
+
+    #[test]
+    fn effective_komi_adds_the_handicap_compensation() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        assert_eq!(effective_komi(&g), 7.5);
+        g.set_handicap_count(3);
+        assert_eq!(effective_komi(&g), 10.5);
+        // One stone is no handicap.
+        g.set_handicap_count(1);
+        assert_eq!(effective_komi(&g), 7.5);
+        let mut j = Game::new(9, Rules::japanese()).unwrap();
+        j.set_handicap_count(3);
+        assert_eq!(effective_komi(&j), j.komi());
     }
 
     #[test]

@@ -16,26 +16,37 @@
 //!    without capturing (single-stone throw-ins stay allowed, so nakade still kills);
 //! 3. pass when no such move is left.
 
-use crate::board::{Board, Cell, Color, Move, NO_POINT, Point};
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
 use crate::game::PositionHistory;
 use crate::playout::{Playout, max_playout_moves};
 use crate::rules::KoRule;
-use crate::score::area_owners;
 use crate::tactics;
 
-/// Average final ownership of every point over a number of playouts.
+use super::area::{Owners, area_owners};
+
+/// Who owned each point at the end of a number of playouts: the evidence behind dead
+/// stones and seki, the search's judgement before passing, and the analysis ownership maps.
 #[derive(Clone, Debug)]
 pub struct Ownership {
     /// Per point: (playouts owned by Black − playouts owned by White) / playouts, in -1..=1.
-    black: Vec<f32>,
+    black: Box<[f32; MAX_POINTS]>,
     /// Per point: fraction of playouts where it ended empty and owned by nobody (touching
-    /// both colours: the shared liberties of a seki that no one could fill).
-    neutral: Vec<f32>,
+    /// both colours: dame, or the shared liberties of a seki that no one could fill).
+    neutral: Box<[f32; MAX_POINTS]>,
     /// Number of playouts behind the figures.
     playouts: usize,
 }
 
 impl Ownership {
+    /// No evidence at all: every point is nobody's for sure (no playouts).
+    pub fn none() -> Ownership {
+        Ownership {
+            black: Box::new([0.0; MAX_POINTS]),
+            neutral: Box::new([0.0; MAX_POINTS]),
+            playouts: 0,
+        }
+    }
+
     /// Mean ownership of `p` from Black's side: +1 always Black's, -1 always White's.
     pub fn black(&self, p: Point) -> f32 {
         self.black[p as usize]
@@ -69,9 +80,80 @@ impl Ownership {
         sum / n
     }
 
+    /// [`Ownership::black`] of every point index (0 off the board), for ownership maps.
+    pub fn black_shares(&self) -> &[f32] {
+        &self.black[..]
+    }
+
     /// Number of playouts behind the estimate.
     pub fn playouts(&self) -> usize {
         self.playouts
+    }
+}
+
+/// Counts of who owned each point at the end of playouts, turned into an [`Ownership`].
+#[derive(Clone, Debug)]
+pub struct OwnershipTally {
+    black: Box<[u32; MAX_POINTS]>,
+    white: Box<[u32; MAX_POINTS]>,
+    playouts: u32,
+}
+
+impl Default for OwnershipTally {
+    fn default() -> OwnershipTally {
+        OwnershipTally::new()
+    }
+}
+
+impl OwnershipTally {
+    /// No playouts counted yet.
+    pub fn new() -> OwnershipTally {
+        OwnershipTally {
+            black: Box::new([0; MAX_POINTS]),
+            white: Box::new([0; MAX_POINTS]),
+            playouts: 0,
+        }
+    }
+
+    /// Counts one playout whose final owners of the points of `board` are `owners`.
+    pub fn record(&mut self, board: &Board, owners: &Owners) {
+        for p in board.points() {
+            match owners[p as usize] {
+                Cell::Black => self.black[p as usize] += 1,
+                Cell::White => self.white[p as usize] += 1,
+                _ => {}
+            }
+        }
+        self.playouts += 1;
+    }
+
+    /// Adds counts kept elsewhere: `black` and `white` playouts owning point index `i`.
+    pub fn add_point(&mut self, i: usize, black: u32, white: u32) {
+        self.black[i] += black;
+        self.white[i] += white;
+    }
+
+    /// Adds `n` playouts counted elsewhere (see [`OwnershipTally::add_point`]).
+    pub fn add_playouts(&mut self, n: u32) {
+        self.playouts += n;
+    }
+
+    /// Playouts counted.
+    pub fn playouts(&self) -> u32 {
+        self.playouts
+    }
+
+    /// The shares of the playouts counted, for the points of `board`.
+    pub fn ownership(&self, board: &Board) -> Ownership {
+        let mut own = Ownership::none();
+        let n = self.playouts.max(1) as f32;
+        for p in board.points() {
+            let (b, w) = (self.black[p as usize], self.white[p as usize]);
+            own.black[p as usize] = (b as f32 - w as f32) / n;
+            own.neutral[p as usize] = (self.playouts - b - w) as f32 / n;
+        }
+        own.playouts = self.playouts as usize;
+        own
     }
 }
 
@@ -92,9 +174,7 @@ pub struct Start<'a> {
 /// Runs `playouts` light playouts from `start` with a fixed `seed` (deterministic) and
 /// averages the final ownership.
 pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
-    let n = start.board.array_len();
-    let mut sum = vec![0i32; n];
-    let mut nobody = vec![0u32; n];
+    let mut tally = OwnershipTally::new();
     let mut po = Playout::new(seed);
     let playouts = playouts.max(1);
     for i in 0..playouts {
@@ -109,21 +189,9 @@ pub fn estimate(start: &Start<'_>, playouts: usize, seed: u64) -> Ownership {
         };
         run_heavy(&mut po, to_move, start.history, start.ko);
         area_owners(&po.board, &mut po.owners);
-        for p in start.board.points() {
-            match po.owners[p as usize] {
-                Cell::Black => sum[p as usize] += 1,
-                Cell::White => sum[p as usize] -= 1,
-                _ => nobody[p as usize] += 1,
-            }
-        }
+        tally.record(start.board, &po.owners);
     }
-    let black = sum.iter().map(|&s| s as f32 / playouts as f32).collect();
-    let neutral = nobody.iter().map(|&s| s as f32 / playouts as f32).collect();
-    Ownership {
-        black,
-        neutral,
-        playouts,
-    }
+    tally.ownership(start.board)
 }
 
 /// Plays the position in `po` out with the policy described in the module documentation.

@@ -1,25 +1,20 @@
-//! Counting a position as if the game ended now: stones judged dead are taken off, then area is
-//! counted (stones plus empty regions bordered by one colour only).
+//! The search's judgement of the end of the game, from the ownership of its own playouts.
 //!
-//! The search uses this for the end of the game: a tree line ending in two passes is scored
-//! this way, and before passing the engine checks that the count wins. Dead stones come from
-//! playout ownership: a stone is dead when the opponent owned its point at the end of most
-//! playouts.
+//! A tree line that ends with two passes is counted with the stones [`dead_stones`] takes
+//! off ([`crate::score::settled_score`]); before passing, the engine counts erring against
+//! itself ([`pessimistic_dead_stones`]); resigning errs the other way.
 
-use crate::board::{Board, Cell, Color, MAX_POINTS, Point};
+use crate::board::{Board, Cell, Color, MAX_POINTS};
 
-/// Per point: the share of playouts Black owned it minus the share White did (-1..1).
-pub type Ownership = [f32; MAX_POINTS];
-
-/// Stones judged dead: true on points holding a dead stone.
-pub type DeadStones = [bool; MAX_POINTS];
+use super::area::DeadStones;
+use super::ownership::Ownership;
 
 /// The stones whose point the opponent owned in more than `threshold` (0.5..1) of the
 /// playouts summarised by `ownership`.
 pub fn dead_stones(board: &Board, ownership: &Ownership, threshold: f32) -> DeadStones {
     let mut dead = [false; MAX_POINTS];
     for p in board.points() {
-        let o = ownership[p as usize];
+        let o = ownership.black(p);
         dead[p as usize] = match board.cell(p) {
             Cell::Black => o < -(2.0 * threshold - 1.0),
             Cell::White => o > 2.0 * threshold - 1.0,
@@ -29,20 +24,26 @@ pub fn dead_stones(board: &Board, ownership: &Ownership, threshold: f32) -> Dead
     dead
 }
 
-/// The dead stones as `c` should count them before ending the game, erring against itself:
-/// an opponent stone is dead only where `c` owned its point in at least 75% of the playouts,
-/// an own stone as soon as the opponent owned it in more than 40%.
+/// Before ending the game, an own stone counts as dead as soon as the opponent owned its
+/// point in more than 40% of the playouts: our share minus the opponent's below 0.2 (a
+/// stone's point nearly always ends owned by someone). Passing with a doubtful group on the
+/// board is how won games are lost.
+pub const OWN_STONE_DOUBTFUL_BELOW: f32 = 0.2;
+/// Before ending the game, an opponent stone counts as dead only where we owned its point in
+/// at least 75% of the playouts (a difference of 0.5): we must not count on a capture that
+/// may not happen.
+pub const OPPONENT_STONE_DEAD_FROM: f32 = 0.5;
+
+/// The dead stones as `c` should count them before ending the game, erring against itself
+/// (see [`OWN_STONE_DOUBTFUL_BELOW`] and [`OPPONENT_STONE_DEAD_FROM`]).
 pub fn pessimistic_dead_stones(board: &Board, ownership: &Ownership, c: Color) -> DeadStones {
     let mut dead = [false; MAX_POINTS];
-    let sign = if c == Color::Black { 1.0 } else { -1.0 };
     for p in board.points() {
-        // Share of the playouts in which `c` owned p minus the opponent's share; a stone's
-        // point nearly always ends owned by someone, so a share of 40% is a difference of
-        // 0.2 and a share of 75% a difference of 0.5.
-        let ours = sign * ownership[p as usize];
+        // Share of the playouts in which `c` owned p minus the opponent's share.
+        let ours = ownership.for_color(p, c);
         dead[p as usize] = match board.cell(p).color() {
-            Some(s) if s == c => ours < 0.2,
-            Some(_) => ours >= 0.5,
+            Some(s) if s == c => ours < OWN_STONE_DOUBTFUL_BELOW,
+            Some(_) => ours >= OPPONENT_STONE_DEAD_FROM,
             None => false,
         };
     }
@@ -56,114 +57,13 @@ pub fn has_dead(board: &Board, dead: &DeadStones, c: Color) -> bool {
         .any(|p| dead[p as usize] && board.cell(p) == Cell::stone(c))
 }
 
-/// Black's area minus White's area minus `komi`, with the `dead` stones taken off first;
-/// with `tax`, every living group also costs its owner two points (ancient rules, 還棋頭).
-/// Allocates nothing.
-pub fn settled_score(board: &Board, dead: &DeadStones, komi: f32, tax: bool) -> f32 {
-    let mut owners = [Cell::Empty; MAX_POINTS];
-    let area = settled_area(board, dead, &mut owners);
-    let mut score = area[0] as f32 - area[1] as f32 - komi;
-    if tax {
-        let groups = count_groups(board, &owners);
-        score -= 2.0 * (groups[0] as f32 - groups[1] as f32);
-    }
-    score
-}
-
-/// The area of Black and White with the `dead` stones taken off; `owners` gets each point's
-/// owner ([`Cell::Empty`] for nobody's).
-pub fn settled_area(board: &Board, dead: &DeadStones, owners: &mut [Cell; MAX_POINTS]) -> [u32; 2] {
-    let mut seen = [false; MAX_POINTS];
-    let mut stack = [0 as Point; MAX_POINTS];
-    let mut region = [0 as Point; MAX_POINTS];
-    let mut area = [0u32; 2];
-    let live = |p: Point| -> Option<Color> {
-        let c = board.cell(p).color()?;
-        (!dead[p as usize]).then_some(c)
-    };
-    for p in board.points() {
-        if let Some(c) = live(p) {
-            area[c.index()] += 1;
-            owners[p as usize] = Cell::stone(c);
-            continue;
-        }
-        if seen[p as usize] {
-            continue;
-        }
-        // Flood the region of empty points and dead stones through p.
-        let mut touches = [false; 2];
-        let mut size = 0;
-        let mut top = 1;
-        stack[0] = p;
-        seen[p as usize] = true;
-        while top > 0 {
-            top -= 1;
-            let q = stack[top];
-            region[size] = q;
-            size += 1;
-            for n in board.neighbors(q) {
-                if board.cell(n) == Cell::Border {
-                    continue;
-                }
-                if let Some(c) = live(n) {
-                    touches[c.index()] = true;
-                } else if !seen[n as usize] {
-                    seen[n as usize] = true;
-                    stack[top] = n;
-                    top += 1;
-                }
-            }
-        }
-        let owner = match touches {
-            [true, false] => Cell::Black,
-            [false, true] => Cell::White,
-            _ => Cell::Empty,
-        };
-        if let Some(c) = owner.color() {
-            area[c.index()] += size as u32;
-        }
-        for &q in &region[..size] {
-            owners[q as usize] = owner;
-        }
-    }
-    area
-}
-
-/// Living groups of each colour: maximal sets of points owned by one colour (its stones and
-/// its territory) connected orthogonally.
-fn count_groups(board: &Board, owners: &[Cell; MAX_POINTS]) -> [u32; 2] {
-    let mut seen = [false; MAX_POINTS];
-    let mut stack = [0 as Point; MAX_POINTS];
-    let mut groups = [0u32; 2];
-    for p in board.points() {
-        let owner = owners[p as usize];
-        let Some(c) = owner.color() else { continue };
-        if seen[p as usize] {
-            continue;
-        }
-        groups[c.index()] += 1;
-        seen[p as usize] = true;
-        stack[0] = p;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            for n in board.neighbors(stack[top]) {
-                if board.on_board(n) && owners[n as usize] == owner && !seen[n as usize] {
-                    seen[n as usize] = true;
-                    stack[top] = n;
-                    top += 1;
-                }
-            }
-        }
-    }
-    groups
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rules::Rules;
+    use crate::score::area::{settled_area, settled_score};
+    use crate::score::ownership::OwnershipTally;
 
     #[test]
     fn dead_stones_count_for_the_surrounding_side() {
@@ -209,8 +109,12 @@ mod tests {
         // All alive: White's A3 is a second white group, taxed 2 more.
         assert_eq!(settled_score(b, &none, 0.5, false), -5.5);
         assert_eq!(settled_score(b, &none, 0.5, true), -3.5);
-        let mut own = [0.0f32; MAX_POINTS];
-        own[a3 as usize] = 0.9;
+        // Ten playouts: A3 Black's in nine, nobody's in one (0.9).
+        let mut tally = OwnershipTally::new();
+        tally.add_playouts(10);
+        tally.add_point(a3 as usize, 9, 0);
+        let own = tally.ownership(b);
+        assert_eq!(own.black(a3), 0.9);
         assert_eq!(dead_stones(b, &own, 0.5), dead);
         assert!(has_dead(b, &dead, Color::White));
         // Counting before passing errs against the counter: White's A3 (90% Black's) is dead
@@ -219,7 +123,8 @@ mod tests {
         let Ok(crate::board::Move::Play(d3)) = b.parse_move("D3") else {
             panic!()
         };
-        own[d3 as usize] = 0.2;
+        tally.add_point(d3 as usize, 6, 4);
+        let own = tally.ownership(b);
         assert!(pessimistic_dead_stones(b, &own, Color::Black)[a3 as usize]);
         assert!(pessimistic_dead_stones(b, &own, Color::White)[a3 as usize]);
         assert!(!pessimistic_dead_stones(b, &own, Color::Black)[d3 as usize]);

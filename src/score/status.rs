@@ -1,9 +1,9 @@
 //! Dead stones and seki, decided: the status of every stone of a final position.
 //!
 //! One decision serves `final_score`, `final_status_list` and `shoutan-count`:
-//! 1. Benson's algorithm ([`crate::benson`]): unconditionally alive chains are alive, and
+//! 1. Benson's algorithm ([`super::benson`]): unconditionally alive chains are alive, and
 //!    opponent stones in their small enclosed regions are dead. No guess can override that.
-//! 2. Monte-Carlo ownership ([`crate::ownership`]) from the final position, with enough
+//! 2. Monte-Carlo ownership ([`super::ownership`]) from the final position, with enough
 //!    playouts that the decision is stable: a chain that does not survive in a clear
 //!    majority of the playouts is dead (see `DEAD_BELOW`).
 //! 3. Seki: light playouts break seki (they fill shared liberties at random), so seki is
@@ -17,12 +17,45 @@
 //!
 //! Every run is seeded, so the same position always gets the same decision.
 
-use crate::benson::unconditional_life;
-use crate::board::{Board, Cell, Color, Point};
+use crate::board::{Board, Cell, Color, MAX_POINTS, Point};
 use crate::game::{Game, PositionHistory};
-use crate::ownership::{Start, estimate};
 use crate::rules::KoRule;
-use crate::score::StoneStatus;
+
+use super::area::flood_region;
+use super::benson::unconditional_life;
+use super::ownership::{Start, estimate};
+
+/// What the final-position decision says of a stone.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum StoneStatus {
+    /// Stays on the board and counts for its owner.
+    Alive,
+    /// Removed before counting; counts for the opponent.
+    Dead,
+    /// Alive in seki: stays, but under territory rules its eyes are nobody's.
+    Seki,
+}
+
+impl StoneStatus {
+    /// The GTP name (`alive`, `dead`, `seki`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StoneStatus::Alive => "alive",
+            StoneStatus::Dead => "dead",
+            StoneStatus::Seki => "seki",
+        }
+    }
+
+    /// Parses a GTP status name.
+    pub fn parse(text: &str) -> Result<StoneStatus, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "alive" => Ok(StoneStatus::Alive),
+            "dead" => Ok(StoneStatus::Dead),
+            "seki" => Ok(StoneStatus::Seki),
+            _ => Err(format!("invalid status '{text}' (use alive, dead or seki)")),
+        }
+    }
+}
 
 /// How much work the decision may do.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +95,9 @@ const DEAD_BELOW: f32 = 0.3;
 /// A filler is "mostly captured" below this survival, the other side "lives" above its
 /// negation.
 const SEKI_MARGIN: f32 = 0.5;
+/// A shared liberty that the playouts left nobody's more often than this (they never fill
+/// such points themselves), with every chain around it kept, stands as a seki.
+const SEKI_NEUTRAL_ABOVE: f32 = 0.5;
 
 /// The status of every stone of `game`'s current position (indexed by point; empty points
 /// say `Alive`). When the rules keep every stone (Tromp-Taylor), everything is alive.
@@ -160,7 +196,7 @@ pub fn decide_board(
                 let kept = around
                     .iter()
                     .all(|&nb| ownership.chain_survival(board, nb) > DEAD_BELOW);
-                if !(ownership.neutral(p) > 0.5 && kept) {
+                if !(ownership.neutral(p) > SEKI_NEUTRAL_ABOVE && kept) {
                     continue;
                 }
             }
@@ -275,12 +311,21 @@ fn fill_test(
     }
 }
 
+/// A region of more points than this is too big to be an eye (see
+/// [`extend_seki_through_eyes`]).
+const EYE_MAX_POINTS: usize = 64;
+
 /// Gives seki status to every living chain joined to a seki chain through an eye: the
 /// chains of one seki group share its fate.
 fn extend_seki_through_eyes(board: &Board, status: &mut [StoneStatus]) {
     let living = |status: &[StoneStatus], q: Point| {
-        board.cell(q).color().is_some() && status[q as usize] != StoneStatus::Dead
+        let c = board.cell(q).color()?;
+        (status[q as usize] != StoneStatus::Dead).then_some(c)
     };
+    let mut region = [0 as Point; MAX_POINTS];
+    // Points entered by the current flood carry its number.
+    let mut entered = [0u32; MAX_POINTS];
+    let mut flood = 0u32;
     loop {
         let mut changed = false;
         for p in board.points() {
@@ -290,40 +335,36 @@ fn extend_seki_through_eyes(board: &Board, status: &mut [StoneStatus]) {
             let Some(c) = board.cell(p).color() else {
                 continue;
             };
-            // Flood the regions without living stones next to p; if such a region touches
-            // only colour c, every c chain around it joins the seki.
+            // Flood the regions without living stones next to p; if such a region is small
+            // enough for an eye and touches only colour c, every c chain around it joins
+            // the seki.
             for start in board.neighbors(p) {
-                if !board.on_board(start) || living(status, start) {
+                if !board.on_board(start) || living(status, start).is_some() {
                     continue;
                 }
-                let mut seen = vec![start];
-                let mut i = 0;
+                flood += 1;
+                entered[start as usize] = flood;
                 let mut border: Vec<Point> = Vec::new();
-                let mut only_c = true;
-                while i < seen.len() {
-                    let q = seen[i];
-                    i += 1;
-                    for nb in board.neighbors(q) {
-                        if !board.on_board(nb) {
-                            continue;
+                let (size, touches) = flood_region(
+                    board,
+                    start,
+                    &mut region,
+                    |q| {
+                        let owner = living(status, q)?;
+                        if owner == c {
+                            border.push(q);
                         }
-                        if living(status, nb) {
-                            if board.cell(nb).color() == Some(c) {
-                                border.push(nb);
-                            } else {
-                                only_c = false;
-                            }
-                        } else if !seen.contains(&nb) {
-                            seen.push(nb);
+                        Some(owner)
+                    },
+                    |q| {
+                        let enters = board.on_board(q) && entered[q as usize] != flood;
+                        if enters {
+                            entered[q as usize] = flood;
                         }
-                    }
-                    if seen.len() > 64 {
-                        // Too big to be an eye.
-                        only_c = false;
-                        break;
-                    }
-                }
-                if !only_c {
+                        enters
+                    },
+                );
+                if size > EYE_MAX_POINTS || touches[c.opponent().index()] {
                     continue;
                 }
                 for q in border {

@@ -4,7 +4,7 @@
 //! ([`tree`]), new nodes seeded with cheap Go knowledge ([`priors`]), virtual loss to spread the
 //! threads, Monte-Carlo playouts at the leaves ([`crate::playout`]). The tree is kept between
 //! moves: the moves played since the last search select the subtree to go on with. Lines that
-//! end with two passes are counted with dead stones removed ([`settle`]).
+//! end with two passes are counted with dead stones removed ([`crate::score::settle`]).
 //!
 //! A [`Searcher`] owns the tree and the threads' workspaces. [`Searcher::search`] runs until a
 //! playout or time limit, an external stop, or until the best move cannot change any more, and
@@ -14,7 +14,6 @@
 //! when hopeless for a while.
 
 pub mod priors;
-pub mod settle;
 pub mod tree;
 mod worker;
 
@@ -26,24 +25,16 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
-use crate::rules::{HandicapCompensation, KoRule, Scoring};
+use crate::rules::{KoRule, Scoring};
 use crate::tactics;
 
+pub use crate::score::effective_komi;
+use crate::score::ownership::OwnershipTally;
+use crate::score::settle::{dead_stones, has_dead, pessimistic_dead_stones};
+use crate::score::{DeadStones, Ownership, settled_score};
 use priors::{PriorWeights, move_prior};
-use settle::{
-    DeadStones, Ownership, dead_stones, has_dead, pessimistic_dead_stones, settled_score,
-};
 use tree::{NodeId, Tree};
 use worker::{OwnershipCounts, Shared, Worker};
-
-/// The total komi White receives, handicap compensation included.
-pub fn effective_komi(game: &Game) -> f32 {
-    let comp = match game.rules().handicap_compensation {
-        HandicapCompensation::None => 0.0,
-        HandicapCompensation::PointPerStone => game.handicap() as f32,
-    };
-    game.komi() + comp
-}
 
 /// Tuning constants of the search (defaults chosen by matches against GNU Go).
 #[derive(Clone, Debug, PartialEq)]
@@ -276,8 +267,8 @@ impl Summary {
 pub struct SearchResult {
     /// The final summary.
     pub summary: Summary,
-    /// Per point: Black's share of ownership minus White's, over this search's playouts.
-    pub ownership: Box<Ownership>,
+    /// Who owned each point at the end of this search's playouts.
+    pub ownership: Ownership,
     /// Mean final score (Black's view) of the simulations through the root.
     pub score: f64,
 }
@@ -543,7 +534,8 @@ impl Searcher {
                 {
                     let mut s = summarize(&tree, color, control.done.load(Relaxed), start);
                     if observer.wants_ownership() {
-                        s.ownership = merge_ownership(counts).map(|o| o.to_vec());
+                        s.ownership =
+                            merge_ownership(root_board, counts).map(|o| o.black_shares().to_vec());
                     }
                     observer.report(&s);
                     next_report = Some(Instant::now().max(at + i));
@@ -560,9 +552,9 @@ impl Searcher {
         });
         let playouts = control.done.load(Relaxed);
         let summary = summarize(&tree, color, playouts, start);
-        let ownership = merge_ownership(&self.ownership[..threads])
+        let ownership = merge_ownership(root_board, &self.ownership[..threads])
             .or(primed)
-            .unwrap_or_else(|| Box::new([0.0; MAX_POINTS]));
+            .unwrap_or_else(Ownership::none);
         let score = tree.root().mean_score().unwrap_or(0.0);
         self.tree = Some(tree);
         SearchResult {
@@ -791,7 +783,7 @@ pub fn root_moves(game: &Game, color: Color) -> Vec<Move> {
 
 /// What playouts say of the position after a pass of ours.
 struct AfterPass {
-    ownership: Box<Ownership>,
+    ownership: Ownership,
     /// Our share of wins.
     winrate: f64,
     /// The careful count (see [`pessimistic_dead_stones`]) from our side.
@@ -855,18 +847,14 @@ fn run_worker(
     control.running.fetch_sub(1, Release);
 }
 
-/// The ownership (Black's share minus White's, per point) over the playouts counted in
-/// `counts`, or `None` before the first playout.
-fn merge_ownership(counts: &[OwnershipCounts]) -> Option<Box<Ownership>> {
-    let mut own = Box::new([0.0f32; MAX_POINTS]);
-    let total: u32 = counts.iter().map(|c| c.add_to(&mut own)).sum();
-    if total == 0 {
-        return None;
+/// The ownership of the points of `board` over the playouts counted in `counts`, or `None`
+/// before the first playout.
+fn merge_ownership(board: &Board, counts: &[OwnershipCounts]) -> Option<Ownership> {
+    let mut tally = OwnershipTally::new();
+    for c in counts {
+        c.add_to(&mut tally);
     }
-    for o in own.iter_mut() {
-        *o /= total as f32;
-    }
-    Some(own)
+    (tally.playouts() > 0).then(|| tally.ownership(board))
 }
 
 /// Whether the most visited root move stays ahead whatever the rest of the budget does.
@@ -1082,7 +1070,7 @@ fn cleanup_move(game: &Game, color: Color, dead: &DeadStones, summary: &Summary)
 fn is_settled(game: &Game, color: Color, ownership: &Ownership) -> bool {
     let board = game.board();
     for p in board.points() {
-        let o = ownership[p as usize].abs();
+        let o = ownership.black(p).abs();
         match board.cell(p) {
             Cell::Empty => {
                 if o < 0.8 && !board.is_playout_eye(p, color) && game.is_legal(Move::Play(p), color)
@@ -1120,16 +1108,5 @@ mod tests {
         assert_eq!(p.expand_threshold_for(9), 2);
         p.set("expand_threshold=5").unwrap();
         assert_eq!(p.expand_threshold_for(19), 5);
-    }
-
-    #[test]
-    fn effective_komi_adds_the_handicap_compensation() {
-        let mut g = Game::new(9, crate::rules::Rules::chinese()).unwrap();
-        assert_eq!(effective_komi(&g), 7.5);
-        g.set_handicap_count(3);
-        assert_eq!(effective_komi(&g), 10.5);
-        let mut j = Game::new(9, crate::rules::Rules::japanese()).unwrap();
-        j.set_handicap_count(3);
-        assert_eq!(effective_komi(&j), j.komi());
     }
 }

@@ -8,11 +8,11 @@ use crate::game::PositionHistory;
 use crate::playout::replies::ReplyOrder;
 use crate::playout::{Playout, Policy};
 use crate::rules::KoRule;
-use crate::score::{Owners, taxed_area_score};
+use crate::score::ownership::OwnershipTally;
+use crate::score::{DeadStones, Owners, Ownership, settled_score, taxed_area_score};
 
 use super::Params;
 use super::priors::{PriorWeights, move_prior};
-use super::settle::{DeadStones, Ownership, settled_score};
 use super::tree::{NodeId, Tree};
 
 /// Everything the search threads share: the tree and the read-only description of the root.
@@ -79,13 +79,12 @@ impl OwnershipCounts {
         self.total.store(0, Relaxed);
     }
 
-    /// Adds the counts to `acc` (Black shares minus White shares, not yet divided) and returns
-    /// the number of playouts.
-    pub fn add_to(&self, acc: &mut [f32; MAX_POINTS]) -> u32 {
-        for (i, a) in acc.iter_mut().enumerate() {
-            *a += self.black[i].load(Relaxed) as f32 - self.white[i].load(Relaxed) as f32;
+    /// Adds the counts to `tally`.
+    pub fn add_to(&self, tally: &mut OwnershipTally) {
+        for i in 0..MAX_POINTS {
+            tally.add_point(i, self.black[i].load(Relaxed), self.white[i].load(Relaxed));
         }
-        self.total.load(Relaxed)
+        tally.add_playouts(self.total.load(Relaxed));
     }
 
     /// Counts the owners of the points of `board` found in `owners`. Only the owning thread
@@ -376,7 +375,7 @@ impl Worker {
 
     /// Plays `n` playouts from the root without the tree and returns the ownership they found:
     /// the estimate that judges dead stones before the search starts.
-    pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Box<Ownership> {
+    pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Ownership {
         self.configure_replies(s);
         self.playout_ownership(
             s.root_board,
@@ -402,28 +401,16 @@ impl Worker {
         komi: f32,
         policy: Policy,
         n: u32,
-    ) -> (Box<Ownership>, f64) {
-        let mut black = [0u32; MAX_POINTS];
-        let mut white = [0u32; MAX_POINTS];
+    ) -> (Ownership, f64) {
+        let mut tally = OwnershipTally::new();
         let mut black_wins = 0.0;
         for _ in 0..n {
             self.playout.start(board);
             let out = self.playout.run(to_move, history, ko, komi, policy);
             black_wins += out.value_for(Color::Black) as f64;
-            for p in board.points() {
-                match self.playout.owners[p as usize] {
-                    Cell::Black => black[p as usize] += 1,
-                    Cell::White => white[p as usize] += 1,
-                    _ => {}
-                }
-            }
+            tally.record(board, &self.playout.owners);
         }
-        let mut own = Box::new([0.0f32; MAX_POINTS]);
-        for p in board.points() {
-            own[p as usize] =
-                (black[p as usize] as f32 - white[p as usize] as f32) / n.max(1) as f32;
-        }
-        (own, black_wins / n.max(1) as f64)
+        (tally.ownership(board), black_wins / n.max(1) as f64)
     }
 }
 
