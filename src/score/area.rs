@@ -9,7 +9,7 @@
 //!   first (tree lines that end with two passes, the search's count before passing);
 //! - [`tromp_taylor_score`], [`taxed_area`] and [`taxed_area_score`].
 //!
-//! The referee's count of a final position ([`crate::score::count`]) uses the same two.
+//! The referee's count of a final position ([`fn@crate::score::count`]) uses the same two.
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Point};
 

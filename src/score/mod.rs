@@ -10,7 +10,7 @@
 //! - [`status`]: the fate of every stone of a final position (alive, dead, seki), decided
 //!   from Benson, ownership and seki tests. `final_score`, `final_status_list` and the
 //!   search's decision to pass all use this one decision.
-//! - [`count`]: the referee's count for those fates under any ruleset, and handicap
+//! - [`mod@count`]: the referee's count for those fates under any ruleset, and handicap
 //!   compensation ([`effective_komi`]).
 //! - [`settle`]: the search's quick judgement from its own playouts' ownership: dead stones
 //!   for tree lines that end with two passes, whether the board is settled, the careful

@@ -4,7 +4,8 @@
 //! off ([`crate::score::settled_score`]); before passing, the engine counts erring against
 //! itself ([`pessimistic_dead_stones`]); resigning errs the other way.
 
-use crate::board::{Board, Cell, Color, MAX_POINTS};
+use crate::board::{Board, Cell, Color, MAX_POINTS, Move};
+use crate::game::Game;
 
 use super::area::DeadStones;
 use super::ownership::Ownership;
@@ -55,6 +56,41 @@ pub fn has_dead(board: &Board, dead: &DeadStones, c: Color) -> bool {
     board
         .points()
         .any(|p| dead[p as usize] && board.cell(p) == Cell::stone(c))
+}
+
+/// An empty point we could still play counts as settled when one side owned it in 90% of
+/// the playouts (a difference of 0.8): a point less certain is still open to play.
+pub const SETTLED_EMPTY_POINT: f32 = 0.8;
+/// A stone's fate counts as clear when one side owned its point in 80% of the playouts
+/// (a difference of 0.6): stones live or die less certainly than empty points are taken.
+pub const SETTLED_STONE: f32 = 0.6;
+/// At the end of a tree line with two passes, a stone counts as dead when the opponent
+/// owned its point in most of the priming playouts.
+pub const TWO_PASS_DEAD_SHARE: f32 = 0.5;
+
+/// Whether nothing is left to play for `color`: every point it could play is firmly owned by
+/// one side (no dame, no open border) and every stone's fate is clear.
+pub fn is_settled(game: &Game, color: Color, ownership: &Ownership) -> bool {
+    let board = game.board();
+    for p in board.points() {
+        let o = ownership.black(p).abs();
+        match board.cell(p) {
+            Cell::Empty => {
+                if o < SETTLED_EMPTY_POINT
+                    && !board.is_playout_eye(p, color)
+                    && game.is_legal(Move::Play(p), color)
+                {
+                    return false;
+                }
+            }
+            _ => {
+                if o < SETTLED_STONE {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]

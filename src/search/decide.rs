@@ -1,0 +1,276 @@
+//! Game sense: turning a finished search into the move to play. Never pass into a loss,
+//! pass when the game is settled and passing is safe, capture dead stones in cleanup mode,
+//! resign only when hopeless for a while.
+
+use crate::board::{Cell, Color, Move, Point};
+use crate::game::Game;
+use crate::playout::Policy;
+use crate::rules::Scoring;
+use crate::score::settle::{has_dead, is_settled, pessimistic_dead_stones};
+use crate::score::{DeadStones, Ownership, effective_komi, settled_score};
+use crate::tactics;
+
+use super::Searcher;
+use super::params::Mode;
+use super::results::{SearchResult, Summary};
+
+/// Root visits a search needs before its win rate may count towards resigning: below that
+/// the estimate is too noisy to give up on (a forced pass or an interrupted search).
+const RESIGN_MIN_VISITS: u32 = 1000;
+/// No resigning before a quarter of the board's points have been played (`size² / 4`
+/// moves): early win rates of a handicap or an opening are not to be trusted.
+const RESIGN_AFTER: usize = 4;
+/// White in a handicap game waits until half the board's points (`size² / 2` moves): it
+/// starts far behind on purpose and catches up late.
+const RESIGN_AFTER_HANDICAP_WHITE: usize = 2;
+/// Passing stays safe when our win rate after the pass is at most this much below the
+/// search's best: playout noise between two estimates, not a real loss.
+const PASS_WINRATE_MARGIN: f64 = 0.05;
+/// In cleanup mode, a move capturing dead stones may be this much worse than the best by
+/// win rate (the same noise as above).
+const CLEANUP_WINRATE_MARGIN: f64 = 0.05;
+/// Playouts after a pass: [`AFTER_PASS_PRIME_FACTOR`] times the search's priming playouts,
+/// and at least that factor times this many: the after-pass ownership must be as stable
+/// as the one it is compared with.
+const AFTER_PASS_MIN_PRIME: u32 = 64;
+/// See [`AFTER_PASS_MIN_PRIME`].
+const AFTER_PASS_PRIME_FACTOR: u32 = 4;
+
+/// What playouts say of the position after a pass of ours.
+struct AfterPass {
+    ownership: Ownership,
+    /// Our share of wins.
+    winrate: f64,
+    /// The careful count (see [`pessimistic_dead_stones`]) from our side.
+    count_for_us: f32,
+}
+
+/// What [`Searcher::decide`] chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play this move (or pass).
+    Play(Move),
+    /// Give up.
+    Resign,
+}
+
+impl Searcher {
+    /// Turns a finished search into the move to play, with the game sense around passing
+    /// and resigning. Call once per generated move: it remembers how long the game has
+    /// looked hopeless.
+    pub fn decide(
+        &mut self,
+        game: &Game,
+        color: Color,
+        mode: Mode,
+        result: &SearchResult,
+    ) -> Decision {
+        let board = game.board();
+        let size = game.size();
+        if game.move_number() < self.last_move_number {
+            self.hopeless_streak = 0;
+        }
+        self.last_move_number = game.move_number();
+        let komi = effective_komi(game);
+        // Before passing (which may end the game), count erring against ourselves.
+        let careful = pessimistic_dead_stones(board, &result.ownership, color);
+        let tax = game.rules().scoring == Scoring::TaxedArea;
+        let settled = settled_score(board, &careful, komi, tax);
+        let settled_for_us = if color == Color::Black {
+            settled
+        } else {
+            -settled
+        };
+        let summary = &result.summary;
+        let best = result.best_move();
+        let best_non_pass = summary
+            .candidates
+            .iter()
+            .find(|c| c.mv != Move::Pass)
+            .map(|c| c.mv);
+
+        if mode == Mode::Normal {
+            let searched = summary.root_visits >= RESIGN_MIN_VISITS;
+            if searched && result.winrate() < self.config.resign_threshold as f64 {
+                self.hopeless_streak += 1;
+            } else {
+                self.hopeless_streak = 0;
+            }
+            let handicap_white = game.handicap() > 0 && color == Color::White;
+            let min_moves = size * size
+                / if handicap_white {
+                    RESIGN_AFTER_HANDICAP_WHITE
+                } else {
+                    RESIGN_AFTER
+                };
+            // Resigning errs the other way: count as the opponent would before passing.
+            let hopeful = pessimistic_dead_stones(board, &result.ownership, color.opponent());
+            let hopeful_score = settled_score(board, &hopeful, komi, tax);
+            let lost_even_hopefully = if color == Color::Black {
+                hopeful_score < 0.0
+            } else {
+                hopeful_score > 0.0
+            };
+            if self.hopeless_streak >= self.config.params.resign_streak.max(1)
+                && game.move_number() >= min_moves
+                && lost_even_hopefully
+            {
+                return Decision::Resign;
+            }
+        }
+
+        // Clean up only stones that are clearly dead: in a lost position the opponent's
+        // replies in the tree are arbitrary, and its live groups can look half dead.
+        if mode == Mode::Cleanup
+            && has_dead(board, &careful, color.opponent())
+            && let Some(mv) = cleanup_move(game, color, &careful, summary)
+        {
+            return Decision::Play(mv);
+        }
+        let opponent_passed = game
+            .history()
+            .last()
+            .is_some_and(|r| r.mv == Move::Pass && r.color != color);
+        if opponent_passed && settled_for_us > 0.0 && mode == Mode::Normal {
+            // Passing ends the game: the count must win with dead stones judged from both
+            // sides (the search's playouts all started with our move).
+            let after = self.after_pass(game, color, self.config.policy);
+            if after.as_ref().is_none_or(|a| a.count_for_us > 0.0) || best_non_pass.is_none() {
+                return Decision::Play(Move::Pass);
+            }
+            if let Some(mv) = best_non_pass {
+                return Decision::Play(mv);
+            }
+        }
+        if best == Move::Pass {
+            return match best_non_pass {
+                Some(mv) if settled_for_us <= 0.0 => Decision::Play(mv),
+                _ => Decision::Play(Move::Pass),
+            };
+        }
+        if mode == Mode::Normal
+            && settled_for_us > 0.0
+            && is_settled(game, color, &result.ownership)
+            && self.passing_is_safe(game, color, result.winrate())
+        {
+            return Decision::Play(Move::Pass);
+        }
+        Decision::Play(best)
+    }
+
+    /// Whether passing now keeps the game won: playouts as if we had passed (the opponent
+    /// to move, who in the search's own playouts always moved second) must still find the
+    /// board settled, the careful count winning, and our win rate close to `best_winrate`.
+    ///
+    /// Under heavy playouts the check is repeated with light ones: the heavy policy's shape
+    /// knowledge can blind it to an eye-making point the opponent would find after our pass
+    /// (the light policy tries every point), and passing early only saves time.
+    fn passing_is_safe(&mut self, game: &Game, color: Color, best_winrate: f64) -> bool {
+        let policies: &[Policy] = match self.config.policy {
+            Policy::Light => &[Policy::Light],
+            Policy::Heavy => &[Policy::Heavy, Policy::Light],
+        };
+        policies.iter().all(|&policy| {
+            let Some(after) = self.after_pass(game, color, policy) else {
+                return false;
+            };
+            log::debug!(
+                "pass check ({}): {:.3} after a pass vs {best_winrate:.3}, careful count {}",
+                policy.name(),
+                after.winrate,
+                after.count_for_us
+            );
+            after.winrate >= best_winrate - PASS_WINRATE_MARGIN
+                && after.count_for_us > 0.0
+                && is_settled(game, color, &after.ownership)
+        })
+    }
+
+    /// Playouts under `policy` from the position as if `color` had passed; `None` before any
+    /// search.
+    fn after_pass(&mut self, game: &Game, color: Color, policy: Policy) -> Option<AfterPass> {
+        let worker = self.workers.first_mut()?;
+        let board = game.board();
+        let komi = effective_komi(game);
+        let n =
+            self.config.params.prime_playouts.max(AFTER_PASS_MIN_PRIME) * AFTER_PASS_PRIME_FACTOR;
+        let (ownership, black_wins) = worker.playout_ownership(
+            board,
+            color.opponent(),
+            game.positions(),
+            game.ko_rule(),
+            komi,
+            policy,
+            n,
+        );
+        let careful = pessimistic_dead_stones(board, &ownership, color);
+        let tax = game.rules().scoring == Scoring::TaxedArea;
+        let count = settled_score(board, &careful, komi, tax);
+        Some(if color == Color::Black {
+            AfterPass {
+                ownership,
+                winrate: black_wins,
+                count_for_us: count,
+            }
+        } else {
+            AfterPass {
+                ownership,
+                winrate: 1.0 - black_wins,
+                count_for_us: -count,
+            }
+        })
+    }
+}
+
+/// In cleanup mode, a move that helps capture a dead opponent chain: among the candidates
+/// nearly as good as the best, one on a liberty of a dead chain; else any safe such liberty.
+fn cleanup_move(game: &Game, color: Color, dead: &DeadStones, summary: &Summary) -> Option<Move> {
+    let board = game.board();
+    let opp = Cell::stone(color.opponent());
+    let on_dead_liberty = |p: Point| {
+        board
+            .neighbors(p)
+            .iter()
+            .any(|&n| board.cell(n) == opp && dead[n as usize])
+    };
+    let best_wr = summary
+        .candidates
+        .iter()
+        .find(|c| c.mv != Move::Pass)
+        .map_or(0.0, |c| c.winrate);
+    for c in &summary.candidates {
+        if let Move::Play(p) = c.mv
+            && c.winrate >= best_wr - CLEANUP_WINRATE_MARGIN
+            && on_dead_liberty(p)
+        {
+            return Some(c.mv);
+        }
+    }
+    let mut best: Option<(Point, usize)> = None;
+    for &p in board.empty_points() {
+        if !on_dead_liberty(p) || !game.is_legal(Move::Play(p), color) {
+            continue;
+        }
+        if tactics::liberties_after(board, p, color, 2) < 2 && !board.captures_any(p, color) {
+            continue;
+        }
+        // Fewest liberties of the dead chain first: that finishes the capture soonest.
+        let libs = board
+            .neighbors(p)
+            .iter()
+            .filter(|&&n| board.cell(n) == opp && dead[n as usize])
+            .map(|&n| board.liberties(n))
+            .min()
+            .unwrap_or(usize::MAX);
+        if best.is_none_or(|(_, l)| libs < l) {
+            best = Some((p, libs));
+        }
+    }
+    best.map(|(p, _)| Move::Play(p)).or_else(|| {
+        summary
+            .candidates
+            .iter()
+            .find(|c| c.mv != Move::Pass)
+            .map(|c| c.mv)
+    })
+}

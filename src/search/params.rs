@@ -1,0 +1,223 @@
+//! What a search is told: tuning constants ([`Params`]), the set-up of threads, seed,
+//! policy and memory ([`SearchConfig`]), when to stop ([`Limits`]) and what kind of move it
+//! serves ([`Mode`]).
+
+use std::time::Duration;
+
+use crate::playout::Policy;
+
+use super::priors::PriorWeights;
+
+/// Visits a leaf needs before it gets children on boards up to 9x9. Expanding costs the
+/// priors of every legal move: on small boards that is cheap and the tree pays off early;
+/// on bigger ones a leaf must prove itself first (values from self-play on each size).
+const EXPAND_THRESHOLD_SMALL: u32 = 2;
+/// The same up to 13x13.
+const EXPAND_THRESHOLD_MEDIUM: u32 = 4;
+/// The same on bigger boards.
+const EXPAND_THRESHOLD_LARGE: u32 = 8;
+
+/// The default resign threshold: a win rate below 10% for a few searches in a row is a
+/// game a program of this strength does not turn around.
+pub const DEFAULT_RESIGN_THRESHOLD: f32 = 0.1;
+
+/// Tuning constants of the search (defaults chosen by matches against GNU Go).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// UCT exploration constant (0: none, the priors and RAVE explore).
+    pub explore: f32,
+    /// UCT exploration constant at the root only: AMAF values can bury a move that only
+    /// works when played first (a liberty race's outside liberty); the root is where such
+    /// a blind spot costs a game.
+    pub root_explore: f32,
+    /// RAVE equivalence: the number of visits at which a move's own value and its AMAF value
+    /// weigh the same (0 turns RAVE off).
+    pub rave_equiv: f32,
+    /// Weigh AMAF updates by how soon the move came after the node (2 at once, 0 at the end).
+    pub rave_weighting: bool,
+    /// Visits a leaf needs before it gets children (0: by board size).
+    pub expand_threshold: u32,
+    /// Weight of the score margin in a simulation's value (0: win or loss only).
+    pub score_weight: f32,
+    /// Playouts run before the search to judge dead stones for two-pass endings.
+    pub prime_playouts: u32,
+    /// Allow stopping early once the best move cannot change within the budget (when the
+    /// limits allow it, see [`Limits::early_stop`]).
+    pub early_stop: bool,
+    /// Consecutive hopeless moves before resigning.
+    pub resign_streak: u32,
+    /// Visits a simulation in flight counts as lost at each node of its path (spreads the
+    /// threads; 1 is plain counting).
+    pub virtual_loss: u32,
+    /// Last-good-reply with forgetting in heavy playouts: 0 off, 1 replies to the last move,
+    /// 2 also to the last two moves (see [`crate::playout::replies`]).
+    pub lgrf: u8,
+    /// Where heavy playouts try the stored reply: 0 before the atari tactics, 1 between the
+    /// tactics and the 3x3 shapes.
+    pub lgrf_order: u8,
+    /// Prior weights overriding the per-size defaults, by name.
+    pub prior_overrides: Vec<(String, u32)>,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            explore: 0.0,
+            root_explore: 0.0,
+            rave_equiv: 3000.0,
+            rave_weighting: true,
+            expand_threshold: 0,
+            score_weight: 0.0,
+            prime_playouts: 128,
+            early_stop: true,
+            resign_streak: 3,
+            virtual_loss: 1,
+            lgrf: 0,
+            lgrf_order: 0,
+            prior_overrides: Vec::new(),
+        }
+    }
+}
+
+impl Params {
+    /// Sets one parameter from `name=value` text (for tuning from the command line).
+    pub fn set(&mut self, assignment: &str) -> Result<(), String> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("search parameter '{assignment}' is not NAME=VALUE"))?;
+        let number: f64 = value
+            .parse()
+            .map_err(|_| format!("search parameter {name}: '{value}' is not a number"))?;
+        if !number.is_finite() || number < 0.0 {
+            return Err(format!(
+                "search parameter {name} must be a non-negative number"
+            ));
+        }
+        match name {
+            "explore" => self.explore = number as f32,
+            "root_explore" => self.root_explore = number as f32,
+            "rave_equiv" => self.rave_equiv = number as f32,
+            "rave_weighting" => self.rave_weighting = number != 0.0,
+            "expand_threshold" => self.expand_threshold = number as u32,
+            "score_weight" => self.score_weight = (number as f32).min(1.0),
+            "prime_playouts" => self.prime_playouts = number as u32,
+            "early_stop" => self.early_stop = number != 0.0,
+            "resign_streak" => self.resign_streak = number as u32,
+            "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
+            "lgrf" => self.lgrf = (number as u8).min(2),
+            "lgrf_order" => self.lgrf_order = (number as u8).min(1),
+            _ => match name.strip_prefix("prior.") {
+                Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
+                    self.prior_overrides.push((rule.to_string(), number as u32));
+                }
+                _ => return Err(format!("unknown search parameter '{name}'")),
+            },
+        }
+        Ok(())
+    }
+
+    /// The prior weights for a board of `size`, with the overrides applied.
+    pub(super) fn priors_for(&self, size: usize) -> PriorWeights {
+        let mut w = PriorWeights::for_size(size);
+        for (name, value) in &self.prior_overrides {
+            let _ = w.set(name, *value);
+        }
+        w
+    }
+
+    /// Visits a leaf needs before it gets children on a board of `size`.
+    pub(super) fn expand_threshold_for(&self, size: usize) -> u32 {
+        if self.expand_threshold > 0 {
+            self.expand_threshold
+        } else if size <= 9 {
+            EXPAND_THRESHOLD_SMALL
+        } else if size <= 13 {
+            EXPAND_THRESHOLD_MEDIUM
+        } else {
+            EXPAND_THRESHOLD_LARGE
+        }
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed for reproducible runs; `None` seeds from the operating system.
+    pub seed: Option<u64>,
+    /// Resign when the best move wins less often than this (for a few moves in a row).
+    pub resign_threshold: f32,
+    /// Playout policy.
+    pub policy: Policy,
+    /// Memory for the tree, in bytes.
+    pub max_memory: usize,
+    /// Tuning constants.
+    pub params: Params,
+}
+
+/// Default tree memory: 4 GiB, a sixth of a 24 GiB machine, room for about 70 million nodes.
+/// Only the memory the tree touches is actually used.
+pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            threads: 1,
+            seed: None,
+            resign_threshold: DEFAULT_RESIGN_THRESHOLD,
+            policy: Policy::Light,
+            max_memory: DEFAULT_MAX_MEMORY,
+            params: Params::default(),
+        }
+    }
+}
+
+/// When to stop thinking.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Stop after this many playouts in all.
+    pub playouts: Option<u64>,
+    /// Aim to stop after this much wall-clock time.
+    pub time: Option<Duration>,
+    /// Never think longer than this (when the best move is still unclear at `time`, the
+    /// search may go on up to here). Defaults to `time`.
+    pub max_time: Option<Duration>,
+    /// Stop as soon as the best move cannot change any more: worth it when the time saved
+    /// carries over to later moves (a game clock), not with a fixed budget per move, where
+    /// the extra visits go to the subtree kept for the next move.
+    pub early_stop: bool,
+}
+
+/// What kind of move generation a search serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// An ordinary move.
+    #[default]
+    Normal,
+    /// `kgs-genmove_cleanup`: dead stones count as alive, so they get captured before passing.
+    Cleanup,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_from_text() {
+        let mut p = Params::default();
+        p.set("explore=0.3").unwrap();
+        assert_eq!(p.explore, 0.3);
+        p.set("prior.capture=50").unwrap();
+        assert_eq!(p.priors_for(9).capture, 50);
+        assert_eq!(p.priors_for(19).capture, 50);
+        assert!(p.set("explore").is_err());
+        assert!(p.set("explore=-1").is_err());
+        assert!(p.set("explore=x").is_err());
+        assert!(p.set("frobnicate=1").is_err());
+        assert!(p.set("prior.frobnicate=1").is_err());
+        assert_eq!(p.expand_threshold_for(9), 2);
+        p.set("expand_threshold=5").unwrap();
+        assert_eq!(p.expand_threshold_for(19), 5);
+    }
+}

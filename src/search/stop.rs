@@ -1,0 +1,96 @@
+//! When a search stops: its limits, an outside stop, and the two rules that end it early
+//! (`cannot_change`: the best move is decided whatever the rest of the budget does;
+//! `best_is_clear`: at the target time, stop only if the most visited move is also the
+//! best valued).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::time::Instant;
+
+use super::tree::Tree;
+
+/// How often (in playouts) the first thread checks whether the best move can still
+/// change: often enough to stop within a few milliseconds, rarely enough to cost nothing.
+pub(super) const EARLY_STOP_CHECK_EVERY: u64 = 64;
+
+/// Seconds of searching before the playout rate is trusted to project how many playouts
+/// the time left allows (the first ones include warming caches and the first expansions).
+const RATE_WARMUP_SECONDS: f64 = 0.05;
+
+/// Visits a root move needs before its value may count as the best: fewer is noise.
+const BEST_VALUE_MIN_VISITS: u32 = 10;
+
+/// Stop conditions shared by the search threads and the controlling thread.
+pub(super) struct Control {
+    /// Raised to stop every thread.
+    pub(super) stop: AtomicBool,
+    /// Simulations claimed by the threads.
+    pub(super) started: AtomicU64,
+    /// Simulations finished.
+    pub(super) done: AtomicU64,
+    /// Threads still searching.
+    pub(super) running: AtomicUsize,
+    /// Simulations allowed in all.
+    pub(super) playout_limit: u64,
+    /// When the simulations started (after the set-up), for the playout rate.
+    pub(super) start: Instant,
+    /// The hard time limit.
+    pub(super) deadline: Option<Instant>,
+    /// Whether the first thread may stop once the best move cannot change.
+    pub(super) early_stop: bool,
+}
+
+/// Whether the most visited root move stays ahead whatever the rest of the budget does.
+pub(super) fn cannot_change(tree: &Tree, control: &Control, done: u64) -> bool {
+    let Some(children) = tree.root().children() else {
+        return false;
+    };
+    let (mut first, mut second) = (0u64, 0u64);
+    for c in children {
+        let v = tree.get(c).visits() as u64;
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let mut remaining = control.playout_limit.saturating_sub(done);
+    if let Some(deadline) = control.deadline {
+        let elapsed = control.start.elapsed().as_secs_f64();
+        if elapsed < RATE_WARMUP_SECONDS {
+            return false;
+        }
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs_f64();
+        remaining = remaining.min((done as f64 / elapsed * left) as u64);
+    }
+    first > second + remaining
+}
+
+/// Whether the most visited root move is also the one with the best value, so stopping at
+/// the target time is safe (otherwise the search goes on towards its hard limit).
+pub(super) fn best_is_clear(tree: &Tree) -> bool {
+    let Some(children) = tree.root().children() else {
+        return true;
+    };
+    let mut most = None;
+    let mut best_value = None;
+    for c in children {
+        let n = tree.get(c);
+        let v = n.visits();
+        if most.is_none_or(|(_, mv)| v > mv) {
+            most = Some((c, v));
+        }
+        if v >= BEST_VALUE_MIN_VISITS {
+            let m = n.mean().unwrap_or(0.0);
+            if best_value.is_none_or(|(_, bm)| m > bm) {
+                best_value = Some((c, m));
+            }
+        }
+    }
+    match (most, best_value) {
+        (Some((a, _)), Some((b, _))) => a == b,
+        _ => true,
+    }
+}
