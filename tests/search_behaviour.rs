@@ -95,31 +95,65 @@ fn white_plays_handicap_games_with_compensation() {
     assert_ne!(mv, "PASS");
 }
 
+/// A 9x9 engine whose game is hopeless for Black (komi 200) and thirty moves old, with
+/// Black to move.
+fn hopeless_for_black() -> Engine {
+    let mut e = engine(9, 1500, 1);
+    ok(e.execute("komi 200"));
+    for i in 0..30 {
+        let c = if i % 2 == 0 { "b" } else { "w" };
+        let col = ["A", "B", "C", "D", "E", "F", "G", "H", "J"][i % 9];
+        ok(e.execute(&format!("play {c} {col}{}", 1 + 2 * (i / 9) + (i % 2))));
+    }
+    e
+}
+
 #[test]
-fn resigns_only_when_hopeless_for_a_while_and_never_at_the_start() {
+fn resigns_after_a_few_hopeless_moves_but_never_at_the_start() {
     // Hopeless from the first move (komi 200), but the game has just begun.
     let mut e = engine(9, 1500, 1);
     ok(e.execute("komi 200"));
     for _ in 0..4 {
-        assert_ne!(ok(e.execute("reg_genmove b")), "resign");
+        assert_ne!(ok(e.execute("genmove b")), "resign");
+        ok(e.execute("play w pass"));
     }
-    // Thirty moves later it is still hopeless: resign, but only after a few such searches.
-    let mut e = engine(9, 1500, 1);
-    ok(e.execute("komi 200"));
-    let moves: Vec<(&str, String)> = (0..30)
-        .map(|i| {
-            let c = if i % 2 == 0 { "b" } else { "w" };
-            let col = ["A", "B", "C", "D", "E", "F", "G", "H", "J"][i % 9];
-            (c, format!("{col}{}", 1 + 2 * (i / 9) + (i % 2)))
-        })
-        .collect();
-    for (c, v) in &moves {
-        ok(e.execute(&format!("play {c} {v}")));
+    // Thirty moves later it is still hopeless: resign at the third hopeless move.
+    let mut e = hopeless_for_black();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        answers.push(ok(e.execute("genmove b")));
+        ok(e.execute("play w pass"));
     }
-    let answers: Vec<String> = (0..3).map(|_| ok(e.execute("reg_genmove b"))).collect();
-    assert_ne!(answers[0], "resign");
-    assert_ne!(answers[1], "resign");
+    assert!(answers[..2].iter().all(|a| a != "resign"), "{answers:?}");
     assert_eq!(answers[2], "resign", "{answers:?}");
+}
+
+#[test]
+fn only_moves_played_count_towards_resigning() {
+    // Analysis and reg_genmove search the hopeless position without feeding the streak:
+    // after them, the first genmove still plays.
+    let mut e = hopeless_for_black();
+    for command in [
+        "shoutan-analyze_gfx",
+        "shoutan-search_summary",
+        "shoutan-ownership",
+        "reg_genmove b",
+    ] {
+        ok(e.execute(command));
+    }
+    assert_ne!(ok(e.execute("genmove b")), "resign");
+}
+
+#[test]
+fn reg_genmove_answers_a_move_never_resign() {
+    // Where three genmoves resign, reg_genmove keeps naming the move it would play.
+    let mut e = hopeless_for_black();
+    for _ in 0..5 {
+        let answer = ok(e.execute("reg_genmove b"));
+        assert_ne!(answer, "resign");
+        assert!(e.game.board().parse_move(&answer).is_ok(), "{answer}");
+    }
+    assert_eq!(e.game.move_number(), 30, "reg_genmove plays nothing");
 }
 
 /// 5x5, komi 0.5: Black lives with eyes at A2 and B1 and owns columns A-C; White owns D-E.

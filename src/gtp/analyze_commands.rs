@@ -369,7 +369,8 @@ fn genmove_analyze(
         stop_on_pending: false,
         broken: false,
     };
-    let (decision, _) = engine.think_with(color, Mode::Normal, limits, &mut writer);
+    let (mv, result) = engine.think_with(color, Mode::Normal, limits, &mut writer);
+    let decision = engine.decide_for_game(color, Mode::Normal, mv, &result);
     let answer = engine.finish_move(color, decision, t0)?;
     let _ = write!(call.out, "play {answer}\n\n");
     let _ = call.out.flush();

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Color, Move, Point};
 use crate::game::{check_size, fixed_handicap_points, free_handicap_points};
-use crate::search::{Decision, Mode};
+use crate::search::Mode;
 
 use super::{
     Call, CommandSpec, Engine, command_table, expect_args, find_command, parse_color, parse_float,
@@ -188,14 +188,13 @@ fn genmove_cleanup(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, S
     engine.generate(color, Mode::Cleanup)
 }
 
-/// `reg_genmove`: the move genmove would choose, without playing it.
+/// `reg_genmove`: the move genmove would choose, without playing it. A regression file asks
+/// which move the engine would choose, so this answers a move, never `resign`, and leaves
+/// the game's resignation streak alone.
 fn reg_genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let color = parse_one_color(call.args, "reg_genmove COLOR")?;
-    let (decision, _) = engine.think(color, Mode::Normal);
-    Ok(match decision {
-        Decision::Play(mv) => engine.game.board().move_name(mv),
-        Decision::Resign => "resign".into(),
-    })
+    let (mv, _) = engine.think(color, Mode::Normal);
+    Ok(engine.game.board().move_name(mv))
 }
 
 fn undo(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {

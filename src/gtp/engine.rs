@@ -1,5 +1,6 @@
 //! The state a GTP session works on: the game, the clock, the search settings, and move
-//! generation (search within the clock's budget, then the decision to play, pass or resign).
+//! generation (search within the clock's budget, the move to play or pass, and, for moves
+//! played in the game, whether to resign instead).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,8 +10,8 @@ use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
 use crate::search::{
-    self, Decision, Limits, LogObserver, Mode, Observer, Params, SearchConfig, SearchResult,
-    Searcher, Summary,
+    self, Decision, Limits, LogObserver, Mode, Observer, Params, Resignation, SearchConfig,
+    SearchResult, Searcher, Summary,
 };
 use crate::time::{Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
 
@@ -84,6 +85,8 @@ pub struct Engine {
     pub searcher: Searcher,
     /// Where "now" comes from for the clock bookkeeping (simulated in tests).
     pub time: Arc<dyn TimeSource>,
+    /// How long the game has looked hopeless, over the moves generated for it.
+    resignation: Resignation,
     /// Game length when the clock was last charged (a shorter game is a new game).
     clock_move_number: usize,
     /// The position our last generated move left (game length and board hash): pondering
@@ -111,6 +114,7 @@ impl Engine {
             signals: Arc::new(Signals::default()),
             searcher,
             time: Arc::new(SystemTime::default()),
+            resignation: Resignation::default(),
             clock_move_number: 0,
             ponder_position: None,
             started: Instant::now(),
@@ -169,9 +173,10 @@ impl Engine {
         limits
     }
 
-    /// Searches for `color`'s move without playing it, logging progress, and decides what to
-    /// answer. Stops early on GoGui's interrupt.
-    pub fn think(&mut self, color: Color, mode: Mode) -> (Decision, SearchResult) {
+    /// Searches for `color`'s move without playing it, logging progress, and decides the
+    /// move (never a resignation: see [`Engine::decide_for_game`]). Stops early on GoGui's
+    /// interrupt.
+    pub fn think(&mut self, color: Color, mode: Mode) -> (Move, SearchResult) {
         let limits = self.move_limits(color);
         let signals = Arc::clone(&self.signals);
         let mut observer = LogObserver {
@@ -187,17 +192,14 @@ impl Engine {
         mode: Mode,
         limits: Limits,
         observer: &mut dyn Observer,
-    ) -> (Decision, SearchResult) {
+    ) -> (Move, SearchResult) {
         let result = self
             .searcher
             .search(&self.game, color, limits, mode, observer);
-        let decision = self.searcher.decide(&self.game, color, mode, &result);
+        let mv = self.searcher.decide(&self.game, color, mode, &result);
         let board = self.game.board();
         let s = &result.summary;
-        let answer = match decision {
-            Decision::Play(m) => board.move_name(m),
-            Decision::Resign => "resign".into(),
-        };
+        let answer = board.move_name(mv);
         let (visits, winrate, pv) = s.best().map_or((0, 0.5, String::new()), |b| {
             (b.visits, b.winrate, search::format_moves(board, &b.pv))
         });
@@ -217,14 +219,41 @@ impl Engine {
             s.nodes.1,
             pv
         );
-        (decision, result)
+        (mv, result)
+    }
+
+    /// The answer to a move request for the game itself (`genmove` and its variants): the
+    /// searched move `mv`, unless the game has looked hopeless for `color` for a few
+    /// generated moves in a row, which makes it a resignation. Call once per such move.
+    pub fn decide_for_game(
+        &mut self,
+        color: Color,
+        mode: Mode,
+        mv: Move,
+        result: &SearchResult,
+    ) -> Decision {
+        let config = self.searcher.config();
+        if self
+            .resignation
+            .should_resign(&self.game, color, mode, result, config)
+        {
+            log::info!(
+                "resigning: {} has looked hopeless for {} moves in a row",
+                color,
+                config.params.resign_streak.max(1)
+            );
+            Decision::Resign
+        } else {
+            Decision::Play(mv)
+        }
     }
 
     /// Generates and plays `color`'s move: search, decide, play, and charge the time used to
     /// our clock. Returns the answer text (a vertex, `pass` or `resign`).
     pub fn generate(&mut self, color: Color, mode: Mode) -> Result<String, String> {
         let t0 = self.begin_clock();
-        let (decision, _) = self.think(color, mode);
+        let (mv, result) = self.think(color, mode);
+        let decision = self.decide_for_game(color, mode, mv, &result);
         self.finish_move(color, decision, t0)
     }
 

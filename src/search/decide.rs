@@ -1,6 +1,6 @@
-//! Game sense: turning a finished search into the move to play. Never pass into a loss,
-//! pass when the game is settled and passing is safe, capture dead stones in cleanup mode,
-//! resign only when hopeless for a while.
+//! Game sense: turning a finished search into the move to play ([`Searcher::decide`]: never
+//! pass into a loss, pass when the game is settled and passing is safe, capture dead stones
+//! in cleanup mode), and resigning ([`Resignation`]), which the game decides, not a search.
 
 use crate::board::{Cell, Color, Move, Point};
 use crate::game::Game;
@@ -11,7 +11,7 @@ use crate::score::{DeadStones, Ownership, effective_komi, settled_score};
 use crate::tactics;
 
 use super::Searcher;
-use super::params::Mode;
+use super::params::{Mode, SearchConfig};
 use super::results::{SearchResult, Summary};
 
 /// Root visits a search needs before its win rate may count towards resigning: below that
@@ -45,7 +45,8 @@ struct AfterPass {
     count_for_us: f32,
 }
 
-/// What [`Searcher::decide`] chose.
+/// What the engine answers to a move request: a move (or pass) from [`Searcher::decide`],
+/// or resigning when [`Resignation`] says so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
     /// Play this move (or pass).
@@ -54,23 +55,75 @@ pub enum Decision {
     Resign,
 }
 
-impl Searcher {
-    /// Turns a finished search into the move to play, with the game sense around passing
-    /// and resigning. Call once per generated move: it remembers how long the game has
-    /// looked hopeless.
-    pub fn decide(
+/// Resigning, decided by the game rather than by any search: the streak of generated moves
+/// whose search found the game hopeless. Only moves the engine plays in the game (`genmove`
+/// and its variants) count; analysis, `reg_genmove` and the GoGui analyze commands search
+/// without touching it, so "resign after three hopeless moves" means moves, not searches.
+/// (KataGo too decides resignation in its GTP layer.)
+#[derive(Clone, Debug, Default)]
+pub struct Resignation {
+    /// Consecutive generated moves whose best win rate was below the resign threshold.
+    hopeless_streak: u32,
+    /// Game length at the last generated move (a shorter game is a new game).
+    last_move_number: usize,
+}
+
+impl Resignation {
+    /// Records the search behind `color`'s generated move in `game` (searched with
+    /// `config`, in `mode`) and says whether to resign instead of playing. Call once per
+    /// move the engine generates for the game, before playing it.
+    pub fn should_resign(
         &mut self,
         game: &Game,
         color: Color,
         mode: Mode,
         result: &SearchResult,
-    ) -> Decision {
-        let board = game.board();
-        let size = game.size();
+        config: &SearchConfig,
+    ) -> bool {
         if game.move_number() < self.last_move_number {
             self.hopeless_streak = 0;
         }
         self.last_move_number = game.move_number();
+        if mode != Mode::Normal {
+            return false;
+        }
+        let searched = result.summary.root_visits >= RESIGN_MIN_VISITS;
+        if searched && result.winrate() < config.resign_threshold as f64 {
+            self.hopeless_streak += 1;
+        } else {
+            self.hopeless_streak = 0;
+        }
+        let size = game.size();
+        let handicap_white = game.handicap() > 0 && color == Color::White;
+        let min_moves = size * size
+            / if handicap_white {
+                RESIGN_AFTER_HANDICAP_WHITE
+            } else {
+                RESIGN_AFTER
+            };
+        // Resigning errs the other way from passing: count as the opponent would before
+        // passing.
+        let board = game.board();
+        let hopeful = pessimistic_dead_stones(board, &result.ownership, color.opponent());
+        let tax = game.rules().scoring == Scoring::TaxedArea;
+        let hopeful_score = settled_score(board, &hopeful, effective_komi(game), tax);
+        let lost_even_hopefully = if color == Color::Black {
+            hopeful_score < 0.0
+        } else {
+            hopeful_score > 0.0
+        };
+        self.hopeless_streak >= config.params.resign_streak.max(1)
+            && game.move_number() >= min_moves
+            && lost_even_hopefully
+    }
+}
+
+impl Searcher {
+    /// Turns a finished search into the move to play (or pass), with the game sense around
+    /// passing and cleaning up. It never resigns: that is the game's call
+    /// ([`Resignation`]).
+    pub fn decide(&mut self, game: &Game, color: Color, mode: Mode, result: &SearchResult) -> Move {
+        let board = game.board();
         let komi = effective_komi(game);
         // Before passing (which may end the game), count erring against ourselves.
         let careful = pessimistic_dead_stones(board, &result.ownership, color);
@@ -89,43 +142,13 @@ impl Searcher {
             .find(|c| c.mv != Move::Pass)
             .map(|c| c.mv);
 
-        if mode == Mode::Normal {
-            let searched = summary.root_visits >= RESIGN_MIN_VISITS;
-            if searched && result.winrate() < self.config.resign_threshold as f64 {
-                self.hopeless_streak += 1;
-            } else {
-                self.hopeless_streak = 0;
-            }
-            let handicap_white = game.handicap() > 0 && color == Color::White;
-            let min_moves = size * size
-                / if handicap_white {
-                    RESIGN_AFTER_HANDICAP_WHITE
-                } else {
-                    RESIGN_AFTER
-                };
-            // Resigning errs the other way: count as the opponent would before passing.
-            let hopeful = pessimistic_dead_stones(board, &result.ownership, color.opponent());
-            let hopeful_score = settled_score(board, &hopeful, komi, tax);
-            let lost_even_hopefully = if color == Color::Black {
-                hopeful_score < 0.0
-            } else {
-                hopeful_score > 0.0
-            };
-            if self.hopeless_streak >= self.config.params.resign_streak.max(1)
-                && game.move_number() >= min_moves
-                && lost_even_hopefully
-            {
-                return Decision::Resign;
-            }
-        }
-
         // Clean up only stones that are clearly dead: in a lost position the opponent's
         // replies in the tree are arbitrary, and its live groups can look half dead.
         if mode == Mode::Cleanup
             && has_dead(board, &careful, color.opponent())
             && let Some(mv) = cleanup_move(game, color, &careful, summary)
         {
-            return Decision::Play(mv);
+            return mv;
         }
         let opponent_passed = game
             .history()
@@ -136,16 +159,16 @@ impl Searcher {
             // sides (the search's playouts all started with our move).
             let after = self.after_pass(game, color, self.config.policy);
             if after.as_ref().is_none_or(|a| a.count_for_us > 0.0) || best_non_pass.is_none() {
-                return Decision::Play(Move::Pass);
+                return Move::Pass;
             }
             if let Some(mv) = best_non_pass {
-                return Decision::Play(mv);
+                return mv;
             }
         }
         if best == Move::Pass {
             return match best_non_pass {
-                Some(mv) if settled_for_us <= 0.0 => Decision::Play(mv),
-                _ => Decision::Play(Move::Pass),
+                Some(mv) if settled_for_us <= 0.0 => mv,
+                _ => Move::Pass,
             };
         }
         if mode == Mode::Normal
@@ -153,9 +176,9 @@ impl Searcher {
             && is_settled(game, color, &result.ownership)
             && self.passing_is_safe(game, color, result.winrate())
         {
-            return Decision::Play(Move::Pass);
+            return Move::Pass;
         }
-        Decision::Play(best)
+        best
     }
 
     /// Whether passing now keeps the game won: playouts as if we had passed (the opponent

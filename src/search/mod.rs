@@ -11,8 +11,8 @@
 //! Around the driver, one file per concern: what a search is told ([`params`]), what it
 //! reports ([`results`], [`report`]: an [`Observer`] gets log lines for people or `info`
 //! lines for analysis GUIs), when it stops ([`stop`]), and the game sense that turns a
-//! result into a move ([`decide`]: never pass into a loss, pass when the game is settled,
-//! resign only when hopeless for a while).
+//! result into a move ([`decide`]: never pass into a loss, pass when the game is settled).
+//! Resigning is the game's decision, not a search's: see [`Resignation`].
 
 pub mod decide;
 pub mod params;
@@ -36,7 +36,7 @@ use crate::score::settle::{TWO_PASS_DEAD_SHARE, dead_stones};
 use crate::score::{DeadStones, Ownership};
 
 pub use crate::score::effective_komi;
-pub use decide::Decision;
+pub use decide::{Decision, Resignation};
 pub use params::{
     DEFAULT_MAX_MEMORY, DEFAULT_RESIGN_THRESHOLD, Limits, Mode, Params, SearchConfig,
 };
@@ -102,10 +102,6 @@ pub struct Searcher {
     /// Per thread: who owned each point at the end of its playouts in this search.
     ownership: Vec<OwnershipCounts>,
     searches: u64,
-    /// Consecutive searches whose best win rate was below the resign threshold.
-    hopeless_streak: u32,
-    /// Game length at the last decision (a shorter game means a new game).
-    last_move_number: usize,
 }
 
 /// Nodes' size in bytes, for the memory cap.
@@ -121,8 +117,6 @@ impl Searcher {
             workers: Vec::new(),
             ownership: Vec::new(),
             searches: 0,
-            hopeless_streak: 0,
-            last_move_number: 0,
         }
     }
 
