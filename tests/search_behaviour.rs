@@ -178,6 +178,19 @@ fn dead_stone_position(e: &mut Engine) {
 }
 
 #[test]
+fn a_pass_that_ends_the_game_wins_the_final_count() {
+    // White passed; Black counts the dead white stone A4 as final_status_list does, passes,
+    // and final_score (after the game ended) agrees that Black won.
+    let mut e = engine(5, 3000, 1);
+    dead_stone_position(&mut e);
+    assert_eq!(ok(e.execute("final_status_list dead")), "A4");
+    assert_eq!(ok(e.execute("genmove b")), "PASS");
+    assert_eq!(e.game.trailing_passes(), 2);
+    assert_eq!(ok(e.execute("final_status_list dead")), "A4");
+    assert!(ok(e.execute("final_score")).starts_with("B+"));
+}
+
+#[test]
 fn cleanup_captures_dead_stones_before_passing() {
     let mut e = engine(5, 3000, 1);
     dead_stone_position(&mut e);

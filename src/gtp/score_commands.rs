@@ -2,13 +2,13 @@
 //! `kgs-rules`, `shoutan-rules`, and GoGui's rules-referee commands `gogui-rules_*`.
 //!
 //! `final_score`, `final_status_list` and `shoutan-count` share one seeded decision
-//! ([`crate::score::status::decide`]), so they always agree with each other.
+//! ([`crate::score::final_count`]), so they always agree with each other, and with the
+//! count the search checks before passing.
 
 use crate::board::{Cell, Color, Move};
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::score::status::{StatusConfig, decide};
-use crate::score::{Count, StoneStatus, count};
+use crate::score::{StoneStatus, final_count};
 
 use super::{Call, CommandSpec, Engine, expect_args};
 
@@ -64,22 +64,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     },
 ];
 
-/// The decision on every stone and the count that follows from it.
-fn decide_and_count(game: &Game) -> (Vec<StoneStatus>, Count) {
-    let status = decide(game, &StatusConfig::for_size(game.size()));
-    let c = count(
-        game.board(),
-        &status,
-        game.rules(),
-        game.komi(),
-        game.handicap(),
-    );
-    (status, c)
-}
-
 fn final_score(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 0, "no arguments")?;
-    Ok(decide_and_count(&engine.game).1.result())
+    Ok(final_count(&engine.game).1.result())
 }
 
 fn final_status_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
@@ -87,7 +74,7 @@ fn final_status_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
     let wanted = StoneStatus::parse(&call.args[0])?;
     let game = &engine.game;
     let board = game.board();
-    let status = decide(game, &StatusConfig::for_size(game.size()));
+    let (status, _) = final_count(game);
     // One line per chain, as GNU Go answers.
     let mut done = vec![false; board.array_len()];
     let mut lines = Vec::new();
@@ -110,7 +97,7 @@ fn final_status_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String,
 
 fn shoutan_count(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 0, "no arguments")?;
-    Ok(decide_and_count(&engine.game).1.report())
+    Ok(final_count(&engine.game).1.report())
 }
 
 /// Whether the game has begun beyond the ruleset's own setup: a move, handicap or other
@@ -231,7 +218,7 @@ fn rules_final_result(engine: &mut Engine, call: &mut Call<'_>) -> Result<String
     if !engine.game.is_over() {
         return Ok("unknown".into());
     }
-    Ok(decide_and_count(&engine.game).1.result())
+    Ok(final_count(&engine.game).1.result())
 }
 
 /// White stones captured, then black stones captured: GoGui reads the first number as

@@ -14,7 +14,7 @@ use crate::game::Game;
 use crate::rules::{HandicapCompensation, Rules, Scoring};
 
 use super::area::{count_groups, flood_region, region_owner};
-use super::status::StoneStatus;
+use super::status::{StatusConfig, StoneStatus, decide};
 
 /// The referee's breakdown of a final position (see [`count`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -318,6 +318,21 @@ pub fn handicap_compensation(rules: &Rules, handicap: usize) -> f32 {
 /// count charges Black, and so what the search plays for.
 pub fn effective_komi(game: &Game) -> f32 {
     game.komi() + handicap_compensation(game.rules(), game.handicap())
+}
+
+/// The referee's decision on every stone of `game`'s position ([`super::status::decide`])
+/// and the count that follows from it: what `final_score` and `final_status_list` answer,
+/// and what the search checks before it passes.
+pub fn final_count(game: &Game) -> (Vec<StoneStatus>, Count) {
+    let status = decide(game, &StatusConfig::for_size(game.size()));
+    let c = count(
+        game.board(),
+        &status,
+        game.rules(),
+        game.komi(),
+        game.handicap(),
+    );
+    (status, c)
 }
 
 /// Counts the final position `board` under `rules`, with `status` giving each stone's fate

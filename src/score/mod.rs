@@ -8,13 +8,14 @@
 //! - [`ownership`]: Monte-Carlo ownership ([`Ownership`], the one type for it) and the
 //!   playouts that estimate it for final positions.
 //! - [`status`]: the fate of every stone of a final position (alive, dead, seki), decided
-//!   from Benson, ownership and seki tests. `final_score`, `final_status_list` and the
-//!   search's decision to pass all use this one decision.
-//! - [`mod@count`]: the referee's count for those fates under any ruleset, and handicap
-//!   compensation ([`effective_komi`]).
+//!   from Benson, ownership and seki tests.
+//! - [`mod@count`]: the referee's count for those fates under any ruleset, handicap
+//!   compensation ([`effective_komi`]), and [`final_count`]: the one judgement that
+//!   `final_score`, `final_status_list` and the search's decision to pass all use, so the
+//!   engine never passes on one judgement and is scored on another.
 //! - [`settle`]: the search's quick judgement from its own playouts' ownership: dead stones
 //!   for tree lines that end with two passes, whether the board is settled, the careful
-//!   counts of resigning.
+//!   counts of cleanup and resigning.
 
 pub mod area;
 pub mod benson;
@@ -26,6 +27,6 @@ pub mod status;
 pub use area::{
     DeadStones, Owners, area_owners, settled_score, taxed_area_score, tromp_taylor_score,
 };
-pub use count::{Count, count, effective_komi, result_string, stones_text};
+pub use count::{Count, count, effective_komi, final_count, result_string, stones_text};
 pub use ownership::Ownership;
 pub use status::StoneStatus;

@@ -1,8 +1,11 @@
-//! The search's judgement of the end of the game, from the ownership of its own playouts.
+//! The search's quick judgement of the end of the game, from the ownership of its own
+//! playouts (thousands of times cheaper than the referee's decision in
+//! [`super::status`], which the search uses only when a pass is in question).
 //!
 //! A tree line that ends with two passes is counted with the stones [`dead_stones`] takes
-//! off ([`crate::score::settled_score`]); before passing, the engine counts erring against
-//! itself ([`pessimistic_dead_stones`]); resigning errs the other way.
+//! off ([`crate::score::settled_score`]); [`is_settled`] tells whether anything is left to
+//! play; cleanup mode captures the stones [`pessimistic_dead_stones`] finds clearly dead,
+//! and resigning counts as the opponent would ([`pessimistic_dead_stones`] from its side).
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move};
 use crate::game::Game;
@@ -25,17 +28,17 @@ pub fn dead_stones(board: &Board, ownership: &Ownership, threshold: f32) -> Dead
     dead
 }
 
-/// Before ending the game, an own stone counts as dead as soon as the opponent owned its
-/// point in more than 40% of the playouts: our share minus the opponent's below 0.2 (a
-/// stone's point nearly always ends owned by someone). Passing with a doubtful group on the
-/// board is how won games are lost.
+/// Counting carefully, an own stone counts as dead as soon as the opponent owned its point
+/// in more than 40% of the playouts: our share minus the opponent's below 0.2 (a stone's
+/// point nearly always ends owned by someone). Counting on a doubtful group is how won
+/// games are lost.
 pub const OWN_STONE_DOUBTFUL_BELOW: f32 = 0.2;
-/// Before ending the game, an opponent stone counts as dead only where we owned its point in
-/// at least 75% of the playouts (a difference of 0.5): we must not count on a capture that
-/// may not happen.
+/// Counting carefully, an opponent stone counts as dead only where we owned its point in at
+/// least 75% of the playouts (a difference of 0.5): we must not count on a capture that may
+/// not happen.
 pub const OPPONENT_STONE_DEAD_FROM: f32 = 0.5;
 
-/// The dead stones as `c` should count them before ending the game, erring against itself
+/// The dead stones as `c` counts them carefully, erring against itself
 /// (see [`OWN_STONE_DOUBTFUL_BELOW`] and [`OPPONENT_STONE_DEAD_FROM`]).
 pub fn pessimistic_dead_stones(board: &Board, ownership: &Ownership, c: Color) -> DeadStones {
     let mut dead = [false; MAX_POINTS];

@@ -7,7 +7,9 @@ use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::Scoring;
 use crate::score::settle::{has_dead, is_settled, pessimistic_dead_stones};
-use crate::score::{DeadStones, Ownership, effective_komi, settled_score};
+use crate::score::{
+    DeadStones, Ownership, effective_komi, final_count, result_string, settled_score,
+};
 use crate::tactics;
 
 use super::Searcher;
@@ -41,8 +43,6 @@ struct AfterPass {
     ownership: Ownership,
     /// Our share of wins.
     winrate: f64,
-    /// The careful count (see [`pessimistic_dead_stones`]) from our side.
-    count_for_us: f32,
 }
 
 /// What the engine answers to a move request: a move (or pass) from [`Searcher::decide`],
@@ -124,16 +124,6 @@ impl Searcher {
     /// ([`Resignation`]).
     pub fn decide(&mut self, game: &Game, color: Color, mode: Mode, result: &SearchResult) -> Move {
         let board = game.board();
-        let komi = effective_komi(game);
-        // Before passing (which may end the game), count erring against ourselves.
-        let careful = pessimistic_dead_stones(board, &result.ownership, color);
-        let tax = game.rules().scoring == Scoring::TaxedArea;
-        let settled = settled_score(board, &careful, komi, tax);
-        let settled_for_us = if color == Color::Black {
-            settled
-        } else {
-            -settled
-        };
         let summary = &result.summary;
         let best = result.best_move();
         let best_non_pass = summary
@@ -144,36 +134,38 @@ impl Searcher {
 
         // Clean up only stones that are clearly dead: in a lost position the opponent's
         // replies in the tree are arbitrary, and its live groups can look half dead.
-        if mode == Mode::Cleanup
-            && has_dead(board, &careful, color.opponent())
-            && let Some(mv) = cleanup_move(game, color, &careful, summary)
-        {
-            return mv;
+        if mode == Mode::Cleanup {
+            let careful = pessimistic_dead_stones(board, &result.ownership, color);
+            if has_dead(board, &careful, color.opponent())
+                && let Some(mv) = cleanup_move(game, color, &careful, summary)
+            {
+                return mv;
+            }
         }
+        // A pass may end the game: it must win the count `final_score` would then announce,
+        // with the stones `final_status_list` reports dead, so that the engine never passes
+        // on one judgement and is scored on another. That judgement costs thousands of
+        // playouts: it is made once, and only when a pass is in question.
+        let mut margin = None;
+        let mut wins_when_counted =
+            || *margin.get_or_insert_with(|| final_margin(game, color)) > 0.0;
         let opponent_passed = game
             .history()
             .last()
             .is_some_and(|r| r.mv == Move::Pass && r.color != color);
-        if opponent_passed && settled_for_us > 0.0 && mode == Mode::Normal {
-            // Passing ends the game: the count must win with dead stones judged from both
-            // sides (the search's playouts all started with our move).
-            let after = self.after_pass(game, color, self.config.policy);
-            if after.as_ref().is_none_or(|a| a.count_for_us > 0.0) || best_non_pass.is_none() {
-                return Move::Pass;
-            }
-            if let Some(mv) = best_non_pass {
-                return mv;
-            }
+        if opponent_passed && mode == Mode::Normal && wins_when_counted() {
+            // Passing ends the game, won.
+            return Move::Pass;
         }
         if best == Move::Pass {
             return match best_non_pass {
-                Some(mv) if settled_for_us <= 0.0 => mv,
+                Some(mv) if !wins_when_counted() => mv,
                 _ => Move::Pass,
             };
         }
         if mode == Mode::Normal
-            && settled_for_us > 0.0
             && is_settled(game, color, &result.ownership)
+            && wins_when_counted()
             && self.passing_is_safe(game, color, result.winrate())
         {
             return Move::Pass;
@@ -181,9 +173,9 @@ impl Searcher {
         best
     }
 
-    /// Whether passing now keeps the game won: playouts as if we had passed (the opponent
-    /// to move, who in the search's own playouts always moved second) must still find the
-    /// board settled, the careful count winning, and our win rate close to `best_winrate`.
+    /// Whether passing now is safe: playouts as if we had passed (the opponent to move, who
+    /// in the search's own playouts always moved second) must still find the board settled
+    /// and our win rate close to `best_winrate`.
     ///
     /// Under heavy playouts the check is repeated with light ones: the heavy policy's shape
     /// knowledge can blind it to an eye-making point the opponent would find after our pass
@@ -198,13 +190,11 @@ impl Searcher {
                 return false;
             };
             log::debug!(
-                "pass check ({}): {:.3} after a pass vs {best_winrate:.3}, careful count {}",
+                "pass check ({}): {:.3} after a pass vs {best_winrate:.3}",
                 policy.name(),
                 after.winrate,
-                after.count_for_us
             );
             after.winrate >= best_winrate - PASS_WINRATE_MARGIN
-                && after.count_for_us > 0.0
                 && is_settled(game, color, &after.ownership)
         })
     }
@@ -226,22 +216,21 @@ impl Searcher {
             policy,
             n,
         );
-        let careful = pessimistic_dead_stones(board, &ownership, color);
-        let tax = game.rules().scoring == Scoring::TaxedArea;
-        let count = settled_score(board, &careful, komi, tax);
-        Some(if color == Color::Black {
-            AfterPass {
-                ownership,
-                winrate: black_wins,
-                count_for_us: count,
-            }
-        } else {
-            AfterPass {
-                ownership,
-                winrate: 1.0 - black_wins,
-                count_for_us: -count,
-            }
-        })
+        let winrate = match color {
+            Color::Black => black_wins,
+            Color::White => 1.0 - black_wins,
+        };
+        Some(AfterPass { ownership, winrate })
+    }
+}
+
+/// `color`'s margin in the count `final_score` would announce if the game ended now.
+fn final_margin(game: &Game, color: Color) -> f32 {
+    let score = final_count(game).1.score();
+    log::debug!("pass check: the final count says {}", result_string(score));
+    match color {
+        Color::Black => score,
+        Color::White => -score,
     }
 }
 
