@@ -25,7 +25,8 @@ pub mod settle;
 pub mod status;
 
 pub use area::{
-    DeadStones, Owners, area_owners, settled_score, taxed_area_score, tromp_taylor_score,
+    DeadStones, Owners, area_owners, settled_score, taxed_area, taxed_area_score,
+    tromp_taylor_score,
 };
 pub use count::{Count, count, effective_komi, final_count, result_string, stones_text};
 pub use ownership::Ownership;
