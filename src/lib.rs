@@ -2,8 +2,9 @@
 //!
 //! Data flows one way: a GTP line ([`gtp`]) becomes a command on the engine state — the game
 //! ([`game`], on a [`board`]) under its [`rules`] and [`time`] clock — which may start a
-//! [`search`] built on Monte-Carlo [`playout`]s, and is answered. Final positions are counted by
-//! [`score`]; SGF files go through [`sgf`].
+//! [`search`] built on Monte-Carlo [`playout`]s, and is answered. The end of the game — dead
+//! stones, seki, the count, and the judgement the search passes on — is [`score`]; SGF files go
+//! through [`sgf`]. `docs/architecture.md` lists every module in dependency order.
 
 pub mod bench;
 pub mod board;
