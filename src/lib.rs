@@ -3,7 +3,8 @@
 //! Data flows one way: a GTP line ([`gtp`]) becomes a command on the engine state — the game
 //! ([`game`], on a [`board`]) under its [`rules`] and [`time`] clock — which may start a
 //! [`search`] built on Monte-Carlo [`playout`]s, and is answered. Final positions are counted by
-//! [`score`]; SGF files go through [`sgf`].
+//! [`score`] (a referee's count: [`referee`]); SGF files go through [`sgf`]; [`review`] analyses
+//! a whole game record.
 
 pub mod bench;
 pub mod benson;
@@ -13,6 +14,8 @@ pub mod gtp;
 pub mod ownership;
 pub mod patterns;
 pub mod playout;
+pub mod referee;
+pub mod review;
 pub mod rng;
 pub mod rules;
 pub mod score;

@@ -2,13 +2,13 @@
 //! `kgs-rules`, `shoutan-rules`, and GoGui's rules-referee commands `gogui-rules_*`.
 //!
 //! `final_score`, `final_status_list` and `shoutan-count` share one seeded decision
-//! ([`crate::status::decide`]), so they always agree with each other.
+//! ([`crate::referee`]), so they always agree with each other.
 
 use crate::board::{Cell, Color, Move};
 use crate::game::Game;
+use crate::referee::{chains_with, decide_and_count};
 use crate::rules::Rules;
-use crate::score::{Count, StoneStatus, count};
-use crate::status::{StatusConfig, decide};
+use crate::score::StoneStatus;
 
 use super::{Call, CommandSpec, Engine, expect_args};
 
@@ -64,19 +64,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     },
 ];
 
-/// The decision on every stone and the count that follows from it.
-fn decide_and_count(game: &Game) -> (Vec<StoneStatus>, Count) {
-    let status = decide(game, &StatusConfig::for_size(game.size()));
-    let c = count(
-        game.board(),
-        &status,
-        game.rules(),
-        game.komi(),
-        game.handicap(),
-    );
-    (status, c)
-}
-
 fn final_score(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 0, "no arguments")?;
     Ok(decide_and_count(&engine.game).1.result())
@@ -85,26 +72,12 @@ fn final_score(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, Strin
 fn final_status_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 1, "final_status_list alive|dead|seki")?;
     let wanted = StoneStatus::parse(&call.args[0])?;
-    let game = &engine.game;
-    let board = game.board();
-    let status = decide(game, &StatusConfig::for_size(game.size()));
+    let (status, _) = decide_and_count(&engine.game);
     // One line per chain, as GNU Go answers.
-    let mut done = vec![false; board.array_len()];
-    let mut lines = Vec::new();
-    for p in board.points() {
-        if board.cell(p).color().is_none()
-            || status[p as usize] != wanted
-            || done[board.chain_id(p) as usize]
-        {
-            continue;
-        }
-        done[board.chain_id(p) as usize] = true;
-        let stones: Vec<String> = board
-            .chain_stones(p)
-            .map(|s| board.vertex_name(s))
-            .collect();
-        lines.push(stones.join(" "));
-    }
+    let lines: Vec<String> = chains_with(engine.game.board(), &status, wanted)
+        .iter()
+        .map(|chain| chain.join(" "))
+        .collect();
     Ok(lines.join("\n"))
 }
 
