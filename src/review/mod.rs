@@ -415,10 +415,11 @@ pub fn summary(review: &Review, blunder: f64) -> String {
         ));
     }
     for color in Color::BOTH {
+        // Losses that show as at least 0.1%.
         let mut mistakes: Vec<&MoveReview> = review
             .moves
             .iter()
-            .filter(|m| m.color == color && m.loss > 0.0)
+            .filter(|m| m.color == color && m.loss >= 0.0005)
             .collect();
         mistakes.sort_by(|a, b| b.loss.total_cmp(&a.loss));
         let listed: Vec<String> = mistakes
@@ -461,8 +462,8 @@ pub fn summary(review: &Review, blunder: f64) -> String {
 /// The notes for every main-line node of `layout` (see [`annotate::annotate`]).
 pub fn notes(layout: &Layout, review: &Review, blunder: f64) -> Vec<NodeNotes> {
     let board = Board::new(review.size);
-    layout
-        .moves_so_far()
+    let played_so_far = layout.moves_so_far();
+    played_so_far
         .iter()
         .enumerate()
         .map(|(index, &played)| {
@@ -480,9 +481,14 @@ pub fn notes(layout: &Layout, review: &Review, blunder: f64) -> Vec<NodeNotes> {
             if index == 0 {
                 note.comment = Some(summary(review, blunder));
             }
-            let is_move = index > 0 && played > 0 && layout.moves_so_far()[index - 1] < played;
-            let judged = review.moves.iter().find(|m| m.number == played);
-            if let (true, Some(m)) = (is_move, judged) {
+            // The node of move `played`, if it is judged (moves are in order).
+            let judged = (index > 0 && played_so_far[index - 1] < played)
+                .then(|| {
+                    let i = review.moves.binary_search_by_key(&played, |m| m.number);
+                    i.ok().map(|i| &review.moves[i])
+                })
+                .flatten();
+            if let Some(m) = judged {
                 note.comment = Some(move_comment(&board, review, m));
                 if m.blunder {
                     note.props.push(("BM".into(), "1".into()));
