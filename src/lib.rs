@@ -4,7 +4,7 @@
 //! ([`game`], on a [`board`]) under its [`rules`] and [`time`] clock — which may start a
 //! [`search`] built on Monte-Carlo [`playout`]s, and is answered. The end of the game — dead
 //! stones, seki, the count, and the judgement the search passes on — is [`score`]; SGF files go
-//! through [`sgf`]. `docs/architecture.md` lists every module in dependency order.
+//! through [`sgf`]; [`referee`] counts a game record as a referee and [`review`] analyses one. `docs/architecture.md` lists every module in dependency order.
 
 pub mod bench;
 pub mod board;
@@ -12,6 +12,8 @@ pub mod game;
 pub mod gtp;
 pub mod patterns;
 pub mod playout;
+pub mod referee;
+pub mod review;
 pub mod rng;
 pub mod rules;
 pub mod score;

@@ -1,12 +1,16 @@
-//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench`.
+//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench`, `shoutan review`,
+//! `shoutan score`.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use shoutan::gtp::{self, Engine, EngineOptions};
 use shoutan::playout::Policy;
+use shoutan::review::{self, ReviewError, ReviewJob, ReviewOptions};
 use shoutan::rules::{KoRule, Rules};
+use shoutan::search::Searcher;
 
 /// 手談 shoutan: a Go engine speaking GTP on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -79,6 +83,78 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
     },
+    /// Review a game record: search every position of its main line and write a copy with
+    /// Black's win rate (Sabaki's SBKV/SBKS), comments, mistakes and shoutan's variations.
+    Review(ReviewArgs),
+    /// Count the final position of a game record as a referee (the shoutan-count breakdown).
+    Score {
+        /// The game (SGF).
+        game: String,
+        /// Rules to count under [default: the file's RU, else chinese].
+        #[arg(long)]
+        rules: Option<String>,
+        /// Print one JSON object instead of the breakdown.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The options of `shoutan review`.
+#[derive(Args, Debug)]
+struct ReviewArgs {
+    /// The game (SGF); it is only read.
+    game: String,
+    /// Where to write the reviewed game (`-`: standard output) [default: GAME-review.sgf].
+    #[arg(short, long)]
+    output: Option<String>,
+    /// Playouts per position [default: 1,600,000 / points: 19,753 on 9x9, 4,432 on 19x19].
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Seconds per position.
+    #[arg(long)]
+    time: Option<f64>,
+    /// A move that loses more than this many percent of its player's win rate is a mistake.
+    #[arg(long, default_value_t = 10.0)]
+    blunder: f64,
+    /// Also draw Black's win rate, move by move, as an SVG picture.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
+    /// Rules to review under [default: the file's RU, else chinese].
+    #[arg(long)]
+    rules: Option<String>,
+}
+
+/// The `review` subcommand's job, checked.
+fn review_job(cli: &Cli, args: &ReviewArgs) -> Result<ReviewJob, String> {
+    let playouts = args.playouts.or(cli.playouts);
+    let time = args.time.or(cli.time);
+    let blunder = args.blunder;
+    if playouts == Some(0) {
+        return Err("--playouts must be at least 1".into());
+    }
+    if let Some(t) = time
+        && !(t.is_finite() && t > 0.0)
+    {
+        return Err(format!(
+            "--time must be a positive number of seconds, got {t}"
+        ));
+    }
+    if !(blunder > 0.0 && blunder <= 100.0) {
+        return Err(format!(
+            "--blunder must be a percentage above 0 and at most 100, got {blunder}"
+        ));
+    }
+    Ok(ReviewJob {
+        input: args.game.clone(),
+        output: args.output.clone(),
+        plot: args.plot.clone(),
+        rules: args.rules.as_deref().map(Rules::preset).transpose()?,
+        options: ReviewOptions {
+            playouts,
+            time: time.map(Duration::from_secs_f64),
+            blunder: blunder / 100.0,
+        },
+    })
 }
 
 fn options(cli: &Cli) -> Result<EngineOptions, String> {
@@ -192,6 +268,53 @@ fn main() -> ExitCode {
                 print!("{}", shoutan::bench::to_text(&figures));
             }
             ExitCode::SUCCESS
+        }
+        Some(Command::Review(ref args)) => {
+            let job = match review_job(&cli, args) {
+                Ok(j) => j,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut searcher = Searcher::new(gtp::search_config(&opts));
+            match review::run(&job, &mut searcher) {
+                Ok(summary) => {
+                    if job.output.as_deref() != Some("-") {
+                        println!("{summary}");
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(ReviewError::Input(e)) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::from(2)
+                }
+                Err(ReviewError::Output(e)) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Score {
+            ref game,
+            ref rules,
+            json,
+        }) => {
+            let counted = rules
+                .as_deref()
+                .map(Rules::preset)
+                .transpose()
+                .and_then(|rules| shoutan::referee::score_file(game, rules, json));
+            match counted {
+                Ok(text) => {
+                    println!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         None => {
             let mut engine = match Engine::new(opts) {

@@ -86,6 +86,11 @@ impl LoadUntil {
 /// ASCII-compatible (invalid UTF-8 in comments is replaced, never fatal). Errors do not repeat
 /// the path: the caller names the file.
 pub fn read_file(path: &str) -> Result<String, String> {
+    Ok(String::from_utf8_lossy(&read_bytes(path)?).into_owned())
+}
+
+/// Reads the file at `path` as it is, at most [`MAX_SGF_BYTES`].
+pub fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open the file: {e}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_SGF_BYTES + 1)
@@ -96,7 +101,7 @@ pub fn read_file(path: &str) -> Result<String, String> {
             "the file is too large for SGF (limit {MAX_SGF_BYTES} bytes)"
         ));
     }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(bytes)
 }
 
 /// Loads the SGF game `text` until `until`, as a new game under `rules` with repetition rule
@@ -150,6 +155,35 @@ pub fn load(
     game.set_to_move(loader.next);
     game.set_ko_rule(ko);
     Ok(game)
+}
+
+/// A game file as a referee or a reviewer takes it (see [`load_file`]).
+pub struct GameFile {
+    /// The file as it is.
+    pub bytes: Vec<u8>,
+    /// Its text (invalid UTF-8 replaced).
+    pub text: String,
+    /// The whole main line, loaded.
+    pub game: Game,
+    /// Something the user should know about how the file was read.
+    pub note: Option<String>,
+}
+
+/// Reads and loads the whole main line of the file at `path` under `rules` when given, else
+/// under the rules its `RU` names ([`rules_for`]), with those rules' komi unless `KM` says
+/// otherwise, and their ko rule. Errors name the file and say what is wrong with it.
+pub fn load_file(path: &str, rules: Option<Rules>) -> Result<GameFile, String> {
+    let fail = |e: String| format!("cannot load '{path}': {e}");
+    let bytes = read_bytes(path).map_err(fail)?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (rules, note) = rules_for(&text, rules).map_err(fail)?;
+    let game = load(&text, &LoadUntil::End, &rules, rules.ko, rules.komi).map_err(fail)?;
+    Ok(GameFile {
+        bytes,
+        text,
+        game,
+        note,
+    })
 }
 
 /// What the root node says about the whole game.
@@ -480,11 +514,57 @@ fn rules_name(rules: &Rules) -> &'static str {
     }
 }
 
+/// The preset a file's `RU` value names: the names [`write`] gives, the common SGF spellings
+/// (`Chinese`, `Japanese`, `Korean`, `Ancient Chinese`, case-insensitive) and our preset
+/// names. `None` for rules we do not play (`AGA`, `GOE`, `NZ`...).
+pub fn rules_named(ru: &str) -> Option<Rules> {
+    match ru.trim().to_ascii_lowercase().as_str() {
+        "ancient chinese" => Some(Rules::ancient()),
+        name => Rules::preset(name).ok(),
+    }
+}
+
+/// The rules to count or analyse the game `text` under: `chosen` when given, else the preset
+/// its root's `RU` names, else Chinese. The second value tells the user when `RU` names rules
+/// we do not play (the game is then taken as Chinese: area counting, like most of them).
+pub fn rules_for(text: &str, chosen: Option<Rules>) -> Result<(Rules, Option<String>), String> {
+    if let Some(rules) = chosen {
+        return Ok((rules, None));
+    }
+    let nodes = parse_main_line(text)?;
+    let ru = nodes.first().and_then(|root| {
+        root.iter().find_map(|prop| match prop {
+            Prop::RU(name) => Some(name.text.clone()),
+            _ => None,
+        })
+    });
+    Ok(match ru {
+        None => (Rules::chinese(), None),
+        Some(name) => match rules_named(&name) {
+            Some(rules) => (rules, None),
+            None => (
+                Rules::chinese(),
+                Some(format!(
+                    "RU[{name}] is not a ruleset shoutan plays: taken as chinese (--rules to choose)"
+                )),
+            ),
+        },
+    })
+}
+
 /// The SGF coordinates of `p` (column letter, then row letter counted from the top).
 fn sgf_coords(board: &Board, p: Point) -> String {
     let (col, row) = board.col_row(p);
     let y = board.size() - 1 - row;
     format!("{}{}", (b'a' + col as u8) as char, (b'a' + y as u8) as char)
+}
+
+/// The SGF value of a move on `board`: its coordinates, or nothing for a pass.
+pub fn move_value(board: &Board, mv: Move) -> String {
+    match mv {
+        Move::Pass => String::new(),
+        Move::Play(p) => sgf_coords(board, p),
+    }
 }
 
 /// Writes `game` as SGF: size, komi, rules, handicap, setup stones, who starts, and every
@@ -533,11 +613,11 @@ pub fn write(game: &Game) -> String {
         if i % 10 == 0 {
             out.push('\n');
         }
-        let coords = match record.mv {
-            Move::Pass => String::new(),
-            Move::Play(p) => sgf_coords(board, p),
-        };
-        out.push_str(&format!(";{}[{coords}]", record.color.letter()));
+        out.push_str(&format!(
+            ";{}[{}]",
+            record.color.letter(),
+            move_value(board, record.mv)
+        ));
     }
     if let Some(last) = history.last()
         && game.to_move() != last.color.opponent()
@@ -568,6 +648,28 @@ mod tests {
             .filter(|&p| b.cell(p).color() == Some(color))
             .map(|p| b.vertex_name(p))
             .collect()
+    }
+
+    #[test]
+    fn rules_from_the_root() {
+        let named = |text: &str| rules_for(text, None).map(|(r, note)| (r.name, note.is_some()));
+        assert_eq!(named("(;SZ[9];B[aa])"), Ok(("chinese", false)));
+        assert_eq!(named("(;RU[Japanese])"), Ok(("japanese", false)));
+        assert_eq!(named("(;RU[ korean ])"), Ok(("korean", false)));
+        assert_eq!(named("(;RU[Ancient Chinese])"), Ok(("ancient", false)));
+        assert_eq!(named("(;RU[tromp-taylor])"), Ok(("tromp-taylor", false)));
+        // Rules we do not play are counted as Chinese, and the user is told.
+        assert_eq!(named("(;RU[AGA])"), Ok(("chinese", true)));
+        assert_eq!(
+            rules_for("(;RU[AGA])", Some(Rules::japanese())).map(|(r, _)| r.name),
+            Ok("japanese")
+        );
+        assert!(rules_for("(;RU[AGA]", None).is_err());
+        // Every name we write reads back as the same preset.
+        for name in crate::rules::PRESET_NAMES {
+            let rules = Rules::preset(name).unwrap();
+            assert_eq!(rules_named(rules_name(&rules)), Some(rules));
+        }
     }
 
     #[test]

@@ -381,7 +381,7 @@ impl Observer for PonderObserver {
 const PONDER_MAX_VISITS: u32 = 1 << 30;
 
 /// The search configuration the options ask for.
-fn search_config(options: &EngineOptions) -> SearchConfig {
+pub fn search_config(options: &EngineOptions) -> SearchConfig {
     SearchConfig {
         threads: options.threads,
         seed: options.seed,

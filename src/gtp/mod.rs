@@ -19,7 +19,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, search_config};
 
 use crate::board::{Board, Color, Move};
 

@@ -7,6 +7,7 @@
 
 use crate::board::{Cell, Color, Move};
 use crate::game::Game;
+use crate::referee::chains_with;
 use crate::rules::Rules;
 use crate::score::{StoneStatus, final_count};
 
@@ -72,26 +73,12 @@ fn final_score(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, Strin
 fn final_status_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 1, "final_status_list alive|dead|seki")?;
     let wanted = StoneStatus::parse(&call.args[0])?;
-    let game = &engine.game;
-    let board = game.board();
-    let (status, _) = final_count(game);
+    let (status, _) = final_count(&engine.game);
     // One line per chain, as GNU Go answers.
-    let mut done = vec![false; board.array_len()];
-    let mut lines = Vec::new();
-    for p in board.points() {
-        if board.cell(p).color().is_none()
-            || status[p as usize] != wanted
-            || done[board.chain_id(p) as usize]
-        {
-            continue;
-        }
-        done[board.chain_id(p) as usize] = true;
-        let stones: Vec<String> = board
-            .chain_stones(p)
-            .map(|s| board.vertex_name(s))
-            .collect();
-        lines.push(stones.join(" "));
-    }
+    let lines: Vec<String> = chains_with(engine.game.board(), &status, wanted)
+        .iter()
+        .map(|chain| chain.join(" "))
+        .collect();
     Ok(lines.join("\n"))
 }
 
