@@ -8,8 +8,10 @@ use shoutan::board::{Color, Move};
 use shoutan::game::Game;
 use shoutan::gtp::{Engine, EngineOptions};
 use shoutan::rules::Rules;
+use shoutan::score::Ownership;
 use shoutan::search::{
-    Limits, LogObserver, Mode, SearchConfig, Searcher, effective_komi, root_moves,
+    Candidate, Limits, LogObserver, Mode, SearchConfig, SearchResult, Searcher, Summary,
+    effective_komi, root_moves,
 };
 
 fn engine(size: usize, playouts: u64, seed: u64) -> Engine {
@@ -188,6 +190,83 @@ fn a_pass_that_ends_the_game_wins_the_final_count() {
     assert_eq!(e.game.trailing_passes(), 2);
     assert_eq!(ok(e.execute("final_status_list dead")), "A4");
     assert!(ok(e.execute("final_score")).starts_with("B+"));
+}
+
+/// Black passes at move 5 of a 9x9 game: White, ahead only by komi on a nearly empty board.
+fn early_pass(e: &mut Engine) {
+    ok(e.execute("boardsize 9"));
+    ok(e.execute("clear_board"));
+    ok(e.execute("komi 7.5"));
+    for (c, v) in [
+        ("b", "E5"),
+        ("w", "C5"),
+        ("b", "E3"),
+        ("w", "G5"),
+        ("b", "pass"),
+    ] {
+        ok(e.execute(&format!("play {c} {v}")));
+    }
+}
+
+#[test]
+fn an_early_pass_is_not_answered_with_a_pass() {
+    // The count on the board wins for White (komi), but nothing is settled: a person expects
+    // the game to go on, under area and territory rules alike.
+    for rules in ["chinese", "japanese"] {
+        let mut e = engine(9, 2000, 1);
+        ok(e.execute(&format!("shoutan-rules {rules}")));
+        early_pass(&mut e);
+        let mv = ok(e.execute("genmove w"));
+        assert_ne!(mv, "PASS", "under {rules} rules");
+    }
+}
+
+#[test]
+fn under_tromp_taylor_passing_back_wins_on_the_count() {
+    // Tromp-Taylor counts the board as it stands: White wins by komi if the game ends now,
+    // and passing back is how computer games are won.
+    let mut e = engine(9, 2000, 1);
+    ok(e.execute("shoutan-rules tromp-taylor"));
+    early_pass(&mut e);
+    assert_eq!(ok(e.execute("genmove w")), "PASS");
+    assert_eq!(ok(e.execute("final_score")), "W+7.5");
+}
+
+#[test]
+fn passing_back_ends_an_open_game_when_going_on_loses() {
+    // After Black's early pass the count wins for White. The search looked at real moves
+    // only (the game was open): if the best of them still loses, passing is the only way
+    // not to lose and White passes; if it wins, White plays it.
+    let mut e = engine(9, 100, 1);
+    early_pass(&mut e);
+    let game = e.game.clone();
+    let mut searcher = Searcher::new(SearchConfig::default());
+    let e7 = game.board().parse_move("E7").unwrap();
+    let result = |winrate: f64| SearchResult {
+        summary: Summary {
+            color: Color::White,
+            playouts: 5000,
+            elapsed: std::time::Duration::from_secs(1),
+            candidates: vec![Candidate {
+                mv: e7,
+                visits: 4000,
+                winrate,
+                lcb: winrate - 0.02,
+                prior: 0.1,
+                score_lead: 0.0,
+                pv: vec![e7],
+            }],
+            root_visits: 5000,
+            nodes: (1000, 100_000),
+            ownership: None,
+        },
+        ownership: Ownership::none(),
+        score: 0.0,
+        pass_withheld: true,
+    };
+    let decide = |s: &mut Searcher, w| s.decide(&game, Color::White, Mode::Normal, &result(w));
+    assert_eq!(decide(&mut searcher, 0.3), Move::Pass);
+    assert_eq!(decide(&mut searcher, 0.7), e7);
 }
 
 #[test]

@@ -153,7 +153,32 @@ fn parse_analyze_args(args: &[String]) -> Result<AnalyzeArgs, String> {
     Ok(a)
 }
 
-/// Formats one report: an `info` segment per candidate, on one line.
+/// A candidate is reported to analysis GUIs once the search has explored it: at least this
+/// many visits...
+const EXPLORED_MIN_VISITS: u32 = 2;
+/// ...and at least this share of the most visited move's visits. RAVE and the priors give
+/// most legal moves a visit or two; listing them all buries the moves worth looking at
+/// (KataGo's lines show the moves its search actually explored).
+const EXPLORED_MIN_SHARE: f64 = 0.01;
+
+/// How many of `summary`'s candidates (most visited first) the search has explored (see
+/// [`EXPLORED_MIN_SHARE`]); the best move always counts.
+fn explored(summary: &Summary) -> usize {
+    let Some(best) = summary.best() else {
+        return 0;
+    };
+    let floor = (EXPLORED_MIN_SHARE * best.visits as f64).max(EXPLORED_MIN_VISITS as f64);
+    summary
+        .candidates
+        .iter()
+        .skip(1)
+        .take_while(|c| c.visits as f64 >= floor)
+        .count()
+        + 1
+}
+
+/// Formats one report: an `info` segment per candidate the search explored (at least
+/// `min_moves`, at most `max_moves`), on one line.
 fn info_line(
     board: &Board,
     summary: &Summary,
@@ -163,10 +188,7 @@ fn info_line(
     min_moves: usize,
 ) -> String {
     let mut line = String::new();
-    let shown = summary
-        .candidates
-        .len()
-        .max(min_moves.min(summary.candidates.len()));
+    let shown = explored(summary).max(min_moves.min(summary.candidates.len()));
     let shown = max_moves.map_or(shown, |m| shown.min(m.max(1)));
     for (order, c) in summary.candidates.iter().take(shown).enumerate() {
         if !line.is_empty() {
@@ -540,5 +562,54 @@ mod tests {
         );
         assert!(kata.contains(" scoreLead 2.500 "));
         assert!(kata.ends_with(" order 1 pv E5 D3"));
+    }
+
+    #[test]
+    fn info_lines_list_the_moves_the_search_explored() {
+        let board = Board::new(9);
+        let candidate = |v: &str, visits: u32| Candidate {
+            mv: board.parse_move(v).unwrap(),
+            visits,
+            winrate: 0.5,
+            lcb: 0.4,
+            prior: 0.01,
+            score_lead: 0.0,
+            pv: vec![board.parse_move(v).unwrap()],
+        };
+        let summary = Summary {
+            color: Color::Black,
+            playouts: 6000,
+            elapsed: Duration::from_secs(1),
+            candidates: vec![
+                candidate("E5", 5000),
+                candidate("C3", 700),
+                candidate("G7", 50),
+                candidate("D4", 49),
+                candidate("A1", 1),
+                candidate("J9", 1),
+            ],
+            root_visits: 5801,
+            nodes: (100, 1000),
+            ownership: None,
+        };
+        let moves = |line: String| -> Vec<String> {
+            line.split("info move ")
+                .skip(1)
+                .map(|seg| seg.split(' ').next().unwrap_or("").to_string())
+                .collect()
+        };
+        // 1% of E5's 5000 visits is 50: D4 (49) and the one-visit moves are left out.
+        let line = info_line(&board, &summary, None, Dialect::Lz, None, 0);
+        assert_eq!(moves(line), ["E5", "C3", "G7"]);
+        // maxmoves still caps the list, minmoves still fills it.
+        let line = info_line(&board, &summary, None, Dialect::Kata, Some(2), 0);
+        assert_eq!(moves(line), ["E5", "C3"]);
+        let line = info_line(&board, &summary, None, Dialect::Lz, None, 5);
+        assert_eq!(moves(line), ["E5", "C3", "G7", "D4", "A1"]);
+        // Early in a search every move has a visit or two: the best one is always listed.
+        let mut young = summary.clone();
+        young.candidates = vec![candidate("E5", 1), candidate("C3", 1)];
+        let line = info_line(&board, &young, None, Dialect::Lz, None, 0);
+        assert_eq!(moves(line), ["E5"]);
     }
 }

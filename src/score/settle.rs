@@ -64,6 +64,9 @@ pub fn has_dead(board: &Board, dead: &DeadStones, c: Color) -> bool {
 /// An empty point we could still play counts as settled when one side owned it in 90% of
 /// the playouts (a difference of 0.8): a point less certain is still open to play.
 pub const SETTLED_EMPTY_POINT: f32 = 0.8;
+/// An empty point also counts as settled when it ended as nobody's in 90% of the playouts
+/// (the same certainty): a shared liberty of a seki, which neither side can fill.
+pub const SETTLED_NEUTRAL_POINT: f32 = 0.9;
 /// A stone's fate counts as clear when one side owned its point in 80% of the playouts
 /// (a difference of 0.6): stones live or die less certainly than empty points are taken.
 pub const SETTLED_STONE: f32 = 0.6;
@@ -72,7 +75,8 @@ pub const SETTLED_STONE: f32 = 0.6;
 pub const TWO_PASS_DEAD_SHARE: f32 = 0.5;
 
 /// Whether nothing is left to play for `color`: every point it could play is firmly owned by
-/// one side (no dame, no open border) and every stone's fate is clear.
+/// one side or firmly nobody's (the shared liberties of a seki), with no open border, and
+/// every stone's fate is clear.
 pub fn is_settled(game: &Game, color: Color, ownership: &Ownership) -> bool {
     let board = game.board();
     for p in board.points() {
@@ -80,6 +84,7 @@ pub fn is_settled(game: &Game, color: Color, ownership: &Ownership) -> bool {
         match board.cell(p) {
             Cell::Empty => {
                 if o < SETTLED_EMPTY_POINT
+                    && ownership.neutral(p) < SETTLED_NEUTRAL_POINT
                     && !board.is_playout_eye(p, color)
                     && game.is_legal(Move::Play(p), color)
                 {

@@ -383,6 +383,55 @@ fn extend_seki_through_eyes(board: &Board, status: &mut [StoneStatus]) {
     }
 }
 
+/// Whether the game is over as people see it, once the stones `status` calls dead are off
+/// the board: every empty region belongs to one colour or is dame (each of its points touches
+/// living stones of both colours: a neutral point, or a shared liberty of a seki), and no
+/// living chain stands in atari (a capture is still to be played). A nearly empty board, an
+/// open border between two frameworks, or a fight in progress is not over, whatever the count
+/// on the board says.
+pub fn is_finished(board: &Board, status: &[StoneStatus]) -> bool {
+    let living = |p: Point| {
+        let c = board.cell(p).color()?;
+        (status[p as usize] != StoneStatus::Dead).then_some(c)
+    };
+    let mut entered = [false; MAX_POINTS];
+    let mut region = [0 as Point; MAX_POINTS];
+    for p in board.points() {
+        if living(p).is_some() {
+            if board.liberties(p) == 1 && status[p as usize] == StoneStatus::Alive {
+                return false;
+            }
+            continue;
+        }
+        if entered[p as usize] {
+            continue;
+        }
+        entered[p as usize] = true;
+        let (size, touches) = flood_region(board, p, &mut region, living, |n| {
+            let fresh = board.cell(n) != Cell::Border && !entered[n as usize];
+            if fresh {
+                entered[n as usize] = true;
+            }
+            fresh
+        });
+        if touches == [true, true] {
+            let touches_both = |q: Point| {
+                let mut seen = [false; 2];
+                for n in board.neighbors(q) {
+                    if let Some(c) = living(n) {
+                        seen[c.index()] = true;
+                    }
+                }
+                seen == [true, true]
+            };
+            if !region[..size].iter().all(|&q| touches_both(q)) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,5 +540,53 @@ mod tests {
             .unwrap();
         let s = decide(&g, &StatusConfig::for_size(5));
         assert!(s.iter().all(|&x| x == StoneStatus::Alive));
+    }
+}
+
+#[cfg(test)]
+mod finished_tests {
+    use super::*;
+
+    /// The position of `rows` with every stone alive except those on the points named dead.
+    fn judge(rows: &[&str], dead: &[&str]) -> bool {
+        let b = Board::from_diagram(rows).unwrap();
+        let mut status = vec![StoneStatus::Alive; b.array_len()];
+        for v in dead {
+            let Ok(crate::board::Move::Play(p)) = b.parse_move(v) else {
+                panic!("bad vertex {v}")
+            };
+            status[p as usize] = StoneStatus::Dead;
+        }
+        is_finished(&b, &status)
+    }
+
+    #[test]
+    fn territories_walls_and_dead_stones_are_finished() {
+        // Black's wall on C, White's on D, a dead white stone at A4 in Black's area.
+        let rows = [".XXO.", "O.XO.", "XXXO.", ".XXO.", "X.XO."];
+        assert!(judge(&rows, &["A4"]));
+    }
+
+    #[test]
+    fn one_point_dame_is_finished_a_two_point_gap_is_not() {
+        // Column C between the walls: each of its points touches both colours (dame, or the
+        // shared liberties of a seki: the same shape to this test).
+        assert!(judge(&["XX.OO", "XX.OO", "XX.OO", "XX.OO", "XX.OO"], &[]));
+        // Columns C and D between the walls: a border still to be played.
+        assert!(!judge(
+            &["XX..OO", "XX..OO", "XX..OO", "XX..OO", "XX..OO", "XX..OO"],
+            &[]
+        ));
+        // A nearly empty board is anything but finished.
+        assert!(!judge(&[".....", ".X...", ".....", "...O.", "....."], &[]));
+    }
+
+    #[test]
+    fn a_living_chain_in_atari_is_a_capture_still_to_play() {
+        // White's C3 stands in atari (its last liberty D3) between finished walls.
+        let rows = [".X.O.", "X.XO.", "XXO.O", "..XXO", "...XO"];
+        assert!(!judge(&rows, &[]));
+        // Joined to White's wall through D3, C3 has liberties enough and the game is over.
+        assert!(judge(&[".X.O.", "X.XO.", "XXOOO", "..XXO", "...XO"], &[]));
     }
 }

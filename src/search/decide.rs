@@ -38,6 +38,11 @@ const AFTER_PASS_MIN_PRIME: u32 = 64;
 /// See [`AFTER_PASS_MIN_PRIME`].
 const AFTER_PASS_PRIME_FACTOR: u32 = 4;
 
+/// After the opponent's pass in an open game, passing back still ends the game when the best
+/// real move wins less often than this: going on would more likely lose than not, and the
+/// count now wins.
+const GOING_ON_LOSES_BELOW: f64 = 0.5;
+
 /// What playouts say of the position after a pass of ours.
 struct AfterPass {
     ownership: Ownership,
@@ -153,8 +158,13 @@ impl Searcher {
             .history()
             .last()
             .is_some_and(|r| r.mv == Move::Pass && r.color != color);
-        if opponent_passed && mode == Mode::Normal && wins_when_counted() {
-            // Passing ends the game, won.
+        if opponent_passed
+            && mode == Mode::Normal
+            && (!result.pass_withheld || result.winrate() < GOING_ON_LOSES_BELOW)
+            && wins_when_counted()
+        {
+            // Passing ends the game, won: when the game is settled (the search then weighed
+            // the pass), or when going on would lose (the search looked at real moves only).
             return Move::Pass;
         }
         if best == Move::Pass {

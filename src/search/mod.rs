@@ -33,7 +33,8 @@ use crate::game::Game;
 use crate::rules::{KoRule, Scoring};
 use crate::score::ownership::OwnershipTally;
 use crate::score::settle::{TWO_PASS_DEAD_SHARE, dead_stones};
-use crate::score::{DeadStones, Ownership};
+use crate::score::status::is_finished;
+use crate::score::{DeadStones, Ownership, final_count};
 
 pub use crate::score::effective_komi;
 pub use decide::{Decision, Resignation};
@@ -181,8 +182,43 @@ impl Searcher {
         let priors = params.priors_for(size);
         let expand_threshold = params.expand_threshold_for(size);
 
+        // Judge dead stones for the lines that end with two passes; in cleanup mode every
+        // stone counts as alive, so the search captures dead stones before passing; under
+        // Tromp-Taylor rules every stone on the board counts as it stands. Two-pass endings
+        // only matter late in the game (or right after a pass).
+        let mut moves = root_moves(game, color);
+        let late = root_board.empty_points().len() as f64
+            <= LATE_EMPTY_SHARE * (size * size) as f64
+            || initial_passes > 0;
+        let primed = (params.prime_playouts > 0 && moves.len() > 1 && late).then(|| {
+            self.workers[0].prime_ownership(
+                game,
+                color,
+                komi,
+                self.config.policy,
+                &params,
+                params.prime_playouts,
+            )
+        });
+        let dead: DeadStones = match (&primed, mode) {
+            (Some(own), Mode::Normal) if game.rules().remove_dead_stones => {
+                dead_stones(root_board, own, TWO_PASS_DEAD_SHARE)
+            }
+            _ => no_dead,
+        };
+        // After the opponent's pass, passing back ends the game. A person expects play to go
+        // on while the game is still open, so the search then looks only at real moves
+        // (`decide` still passes when going on loses).
+        let pass_withheld = initial_passes > 0
+            && mode == Mode::Normal
+            && game.rules().remove_dead_stones
+            && moves.len() > 1
+            && !is_finished(root_board, &final_count(game).0);
+        if pass_withheld {
+            moves.retain(|&mv| mv != Move::Pass);
+        }
+
         // Root children: exactly the moves the game allows (superko included).
-        let moves = root_moves(game, color);
         let root = tree.root;
         let mut scratch = Board::new(size);
         if !tree.set_children(root, &moves, |mv| {
@@ -196,7 +232,7 @@ impl Searcher {
             });
         }
 
-        let mut shared = Shared {
+        let shared = Shared {
             tree: &tree,
             root_board,
             root_color: color,
@@ -208,25 +244,9 @@ impl Searcher {
             params: &params,
             priors,
             expand_threshold,
-            dead: &no_dead,
+            dead: &dead,
             initial_passes,
         };
-        // Judge dead stones for the lines that end with two passes; in cleanup mode every
-        // stone counts as alive, so the search captures dead stones before passing.
-        // Two-pass endings only matter late in the game (or right after a pass).
-        let late = root_board.empty_points().len() as f64
-            <= LATE_EMPTY_SHARE * (size * size) as f64
-            || initial_passes > 0;
-        let primed = if params.prime_playouts > 0 && moves.len() > 1 && late {
-            Some(self.workers[0].prime_ownership(&shared, params.prime_playouts))
-        } else {
-            None
-        };
-        let dead: DeadStones = match (&primed, mode) {
-            (Some(own), Mode::Normal) => dead_stones(root_board, own, TWO_PASS_DEAD_SHARE),
-            _ => no_dead,
-        };
-        shared.dead = &dead;
 
         let setup = start.elapsed();
         if setup > SLOW_SETUP {
@@ -309,6 +329,7 @@ impl Searcher {
             summary,
             ownership,
             score,
+            pass_withheld,
         }
     }
 

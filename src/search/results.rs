@@ -75,6 +75,9 @@ pub struct SearchResult {
     pub ownership: Ownership,
     /// Mean final score (Black's view) of the simulations through the root.
     pub score: f64,
+    /// Whether the root left passing out: the opponent had passed while the game was still
+    /// open, so a pass would have ended it early (see [`super::Searcher::decide`]).
+    pub pass_withheld: bool,
 }
 
 impl SearchResult {

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, NO_POINT, Point};
-use crate::game::PositionHistory;
+use crate::game::{Game, PositionHistory};
 use crate::playout::replies::ReplyOrder;
 use crate::playout::{Playout, Policy};
 use crate::rules::KoRule;
@@ -267,12 +267,17 @@ impl Worker {
 
     /// Switches the playouts' last-good-reply tables to the search's parameters.
     fn configure_replies(&mut self, s: &Shared<'_>) {
-        let level = if s.policy == Policy::Heavy {
-            s.params.lgrf
+        self.configure_replies_for(s.policy, s.params);
+    }
+
+    /// Switches the playouts' last-good-reply tables to `params` under `policy`.
+    fn configure_replies_for(&mut self, policy: Policy, params: &Params) {
+        let level = if policy == Policy::Heavy {
+            params.lgrf
         } else {
             0
         };
-        let order = if s.params.lgrf_order == 0 {
+        let order = if params.lgrf_order == 0 {
             ReplyOrder::BeforeTactics
         } else {
             ReplyOrder::AfterTactics
@@ -373,17 +378,26 @@ impl Worker {
         }
     }
 
-    /// Plays `n` playouts from the root without the tree and returns the ownership they found:
-    /// the estimate that judges dead stones before the search starts.
-    pub fn prime_ownership(&mut self, s: &Shared<'_>, n: u32) -> Ownership {
-        self.configure_replies(s);
+    /// Plays `n` playouts from the root of `game` (`color` to move, `komi` in force) without
+    /// the tree and returns the ownership they found: the estimate that judges dead stones
+    /// before the search starts.
+    pub fn prime_ownership(
+        &mut self,
+        game: &Game,
+        color: Color,
+        komi: f32,
+        policy: Policy,
+        params: &Params,
+        n: u32,
+    ) -> Ownership {
+        self.configure_replies_for(policy, params);
         self.playout_ownership(
-            s.root_board,
-            s.root_color,
-            s.history,
-            s.ko,
-            s.komi,
-            s.policy,
+            game.board(),
+            color,
+            game.positions(),
+            game.ko_rule(),
+            komi,
+            policy,
             n,
         )
         .0
