@@ -13,6 +13,7 @@ pub mod gtp;
 pub mod ownership;
 pub mod patterns;
 pub mod playout;
+pub mod policy;
 pub mod rng;
 pub mod rules;
 pub mod score;
