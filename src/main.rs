@@ -94,6 +94,9 @@ enum Command {
         /// Fraction of the training positions to use, in (0, 1].
         #[arg(long, default_value_t = 1.0)]
         sample: f64,
+        /// Fit each shape as a correction to the next smaller one.
+        #[arg(long)]
+        backoff: bool,
     },
     /// Measure how well the model (built in, or --patterns) predicts the moves of SGF games.
     BenchPolicy {
@@ -274,6 +277,7 @@ fn main() -> ExitCode {
             epochs,
             learning_rate,
             sample,
+            backoff,
         }) => {
             let opts = shoutan::policy::train::TrainOptions {
                 games,
@@ -284,6 +288,7 @@ fn main() -> ExitCode {
                 epochs,
                 learning_rate,
                 sample,
+                backoff,
                 verbose: true,
             };
             match train_patterns(&opts, &out) {
@@ -318,6 +323,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         None => {
+            if let Some(path) = &cli.patterns {
+                let loaded =
+                    shoutan::policy::model_file::load(path).and_then(shoutan::policy::install);
+                if let Err(e) = loaded {
+                    eprintln!("shoutan: --patterns: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             let mut engine = match Engine::new(opts) {
                 Ok(e) => e,
                 Err(e) => {

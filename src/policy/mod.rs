@@ -21,6 +21,7 @@ pub mod shape;
 pub mod train;
 
 use crate::board::{Board, Color, Move, Point};
+use crate::game::Game;
 use dictionary::Dictionary;
 use features::{Code, GROUP_FEATURES, Placement};
 use shape::ShapeScratch;
@@ -231,6 +232,43 @@ impl Policy {
         out.extend(candidates.iter().map(|c| (c.mv, self.score(c))));
         softmax(out);
     }
+}
+
+/// The model in use: the one given to [`install`] (`--patterns FILE`), else the built-in one.
+pub fn active() -> &'static Policy {
+    INSTALLED.get().unwrap_or_else(|| Policy::builtin())
+}
+
+static INSTALLED: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
+
+/// Makes `policy` the model in use for the rest of the process ([`active`]); fails if one
+/// was installed already.
+pub fn install(policy: Policy) -> Result<(), String> {
+    INSTALLED
+        .set(policy)
+        .map_err(|_| "a pattern model is installed already".to_string())
+}
+
+/// The probability of each legal move of `color` in `game` (superko included, pass too),
+/// highest first; equal ones in board order, pass last.
+pub fn game_probabilities(policy: &Policy, game: &Game, color: Color) -> Vec<(Move, f32)> {
+    let mut scratch = Scratch::new();
+    let mut candidates = Vec::new();
+    let mut out = Vec::new();
+    policy.evaluate(
+        game.board(),
+        color,
+        &mut scratch,
+        |p| game.is_legal(Move::Play(p), color),
+        &mut candidates,
+        &mut out,
+    );
+    let key = |m: &Move| match m {
+        Move::Play(p) => *p as u32,
+        Move::Pass => u32::MAX,
+    };
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(key(&a.0).cmp(&key(&b.0))));
+    out
 }
 
 /// Turns scores into probabilities in place.

@@ -47,6 +47,8 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     /// Fraction of the training positions used (the others are skipped), in (0, 1].
     pub sample: f64,
+    /// Fit each shape's weight as a correction to the next smaller shape's.
+    pub backoff: bool,
     /// Print progress to stderr.
     pub verbose: bool,
 }
@@ -62,6 +64,7 @@ impl Default for TrainOptions {
             epochs: 3,
             learning_rate: 0.1,
             sample: 1.0,
+            backoff: false,
             verbose: false,
         }
     }
@@ -194,14 +197,15 @@ fn sampled(seed: u64, game: usize, number: usize, fraction: f64) -> bool {
     rng.unit() < fraction
 }
 
-/// How often each shape (every level) was played in the sampled positions of `games`.
+/// How often each shape (every level) was played in the sampled positions of `games`, and
+/// the shape one level smaller inside it (0 for the 3x3 square).
 fn count_shapes(
     games: &[GameRecord],
     opts: &TrainOptions,
     progress: &Progress,
-) -> HashMap<u64, u32> {
+) -> HashMap<u64, (u32, u64)> {
     let parts = parallel_chunks(games.len(), 64, opts.threads, |range| {
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut counts: HashMap<u64, (u32, u64)> = HashMap::new();
         let mut shape = ShapeScratch::new();
         for gi in range.clone() {
             games[gi].replay(|board, number, mover, mv| {
@@ -210,8 +214,10 @@ fn count_shapes(
                     return;
                 }
                 shape.load(board, mover);
+                let mut parent = 0;
                 for h in shape.hashes(p) {
-                    *counts.entry(h).or_default() += 1;
+                    counts.entry(h).or_insert((0, parent)).0 += 1;
+                    parent = h;
                 }
             });
         }
@@ -220,10 +226,10 @@ fn count_shapes(
         });
         counts
     });
-    let mut total: HashMap<u64, u32> = HashMap::new();
+    let mut total: HashMap<u64, (u32, u64)> = HashMap::new();
     for part in parts {
-        for (h, n) in part {
-            *total.entry(h).or_default() += n;
+        for (h, (n, parent)) in part {
+            total.entry(h).or_insert((0, parent)).0 += n;
         }
     }
     total
@@ -315,20 +321,6 @@ impl Samples {
         }
     }
 
-    /// Appends `other`, shifting its offsets.
-    fn append(&mut self, other: Samples) {
-        let base = self.candidates.len() as u64;
-        let tactical_base = self.tactical.len() as u32;
-        self.positions
-            .extend(other.positions.into_iter().map(|mut p| {
-                p.start += base;
-                p.tactical_start += tactical_base;
-                p
-            }));
-        self.candidates.extend(other.candidates);
-        self.tactical.extend(other.tactical);
-    }
-
     /// Bytes held.
     fn bytes(&self) -> usize {
         self.candidates.len() * 4
@@ -376,12 +368,14 @@ impl Samples {
     }
 }
 
+/// The samples of `games`, in parts (one per chunk of games, never copied together: the
+/// whole set may take gigabytes).
 fn extract_samples(
     games: &[GameRecord],
     dictionary: &Dictionary,
     opts: &TrainOptions,
     progress: &Progress,
-) -> Samples {
+) -> Vec<Samples> {
     let done = AtomicUsize::new(0);
     let parts = parallel_chunks(games.len(), 16, opts.threads, |range| {
         let mut s = Samples::default();
@@ -407,13 +401,12 @@ fn extract_samples(
         }
         let n = done.fetch_add(range.len(), Ordering::Relaxed) + range.len();
         progress.report(false, || format!("features: {n} of {} games", games.len()));
+        s.candidates.shrink_to_fit();
+        s.positions.shrink_to_fit();
+        s.tactical.shrink_to_fit();
         s
     });
-    let mut all = Samples::default();
-    for part in parts {
-        all.append(part);
-    }
-    all
+    parts
 }
 
 /// Model weights during the fit, with Adagrad's sums of squared gradients.
@@ -422,30 +415,60 @@ struct Weights {
     groups: [f32; GROUP_FEATURES],
     shape_sq: Vec<f32>,
     group_sq: [f32; GROUP_FEATURES],
+    /// With back-off, the smaller shape inside each shape (0: none): a shape's weight is the
+    /// sum of its own and its smaller shapes'. Empty without back-off.
+    parents: Vec<u32>,
 }
 
 impl Weights {
+    /// The weight of a known shape: its own, plus its smaller shapes' with back-off.
+    #[inline]
+    fn chain_sum(&self, shape: u32) -> f32 {
+        if self.parents.is_empty() {
+            return self.shapes[shape as usize];
+        }
+        let mut s = shape;
+        let mut sum = 0.0;
+        while s != 0 {
+            sum += self.shapes[s as usize];
+            s = self.parents[s as usize];
+        }
+        sum
+    }
+
     #[inline]
     fn score(&self, shape: u32, code: Code) -> f32 {
-        let shape = if shape == NO_SHAPE {
-            0.0
-        } else {
-            self.shapes[shape as usize]
+        let shape = match shape {
+            NO_SHAPE => 0.0,
+            super::UNKNOWN_SHAPE => self.shapes[0],
+            s => self.chain_sum(s),
         };
         shape + code.weight(&self.groups)
     }
 }
 
-/// Fits the weights to `samples` (shape indices below `shapes`).
-fn fit(samples: &Samples, shapes: usize, opts: &TrainOptions, progress: &Progress) -> Weights {
+/// Fits the weights to the positions of `parts`; `parents` gives each shape index's smaller
+/// shape (used with back-off).
+fn fit(parts: &[Samples], parents: &[u32], opts: &TrainOptions, progress: &Progress) -> Weights {
+    let shapes = parents.len();
     let mut w = Weights {
         shapes: vec![0.0; shapes],
         groups: [0.0; GROUP_FEATURES],
         shape_sq: vec![0.0; shapes],
         group_sq: [0.0; GROUP_FEATURES],
+        parents: if opts.backoff {
+            parents.to_vec()
+        } else {
+            Vec::new()
+        },
     };
-    let n = samples.positions();
-    let mut order: Vec<u32> = (0..n as u32).collect();
+    // Every position as (part, index in part).
+    let mut order: Vec<(u32, u32)> = parts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| (0..s.positions() as u32).map(move |j| (i as u32, j)))
+        .collect();
+    let n = order.len();
     let mut placements: Vec<Option<Placement>> = vec![None; crate::board::MAX_SIZE + 1];
     // Per-position gradient: dense arrays, with the touched shape indices listed.
     let mut shape_grad = vec![0f32; shapes];
@@ -462,8 +485,13 @@ fn fit(samples: &Samples, shapes: usize, opts: &TrainOptions, progress: &Progres
             order.swap(i, rng.below(i + 1));
         }
         let mut log_likelihood = 0f64;
-        for (done, &pi) in order.iter().enumerate() {
-            let played = samples.unpack(pi as usize, &mut placements, &mut cand_shapes, &mut codes);
+        for (done, &(part, pi)) in order.iter().enumerate() {
+            let played = parts[part as usize].unpack(
+                pi as usize,
+                &mut placements,
+                &mut cand_shapes,
+                &mut codes,
+            );
             probs.clear();
             probs.extend(cand_shapes.iter().zip(&codes).map(|(&s, &c)| w.score(s, c)));
             let max = probs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -475,13 +503,17 @@ fn fit(samples: &Samples, shapes: usize, opts: &TrainOptions, progress: &Progres
             log_likelihood += f64::from(probs[played].ln() - total.ln());
             for (k, &p) in probs.iter().enumerate() {
                 let g = p / total - if k == played { 1.0 } else { 0.0 };
-                let shape = cand_shapes[k];
-                if shape != NO_SHAPE {
+                let mut shape = cand_shapes[k];
+                while shape != NO_SHAPE {
                     let slot = &mut shape_grad[shape as usize];
                     if *slot == 0.0 {
                         touched.push(shape);
                     }
                     *slot += g;
+                    shape = match w.parents.get(shape as usize) {
+                        Some(&p) if p != 0 && shape != 0 => p,
+                        _ => NO_SHAPE,
+                    };
                 }
                 for f in codes[k].features() {
                     group_grad[f] += g;
@@ -539,7 +571,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     let counts = count_shapes(&set.games, opts, &progress);
     let mut kept: Vec<u64> = counts
         .iter()
-        .filter(|&(_, &n)| n >= opts.min_count)
+        .filter(|&(_, &(n, _))| n >= opts.min_count)
         .map(|(&h, _)| h)
         .collect();
     kept.sort_unstable();
@@ -551,7 +583,6 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
             opts.min_count
         )
     });
-    drop(counts);
     if kept.len() > MAX_TRAINING_SHAPES {
         return Err(format!(
             "{} shapes are more than the trainer holds ({MAX_TRAINING_SHAPES}): raise --min-count",
@@ -562,19 +593,45 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     for (i, &h) in kept.iter().enumerate() {
         dictionary.insert(h, i as u32 + 1);
     }
-    let samples = extract_samples(&set.games, &dictionary, opts, &progress);
+    // Each kept shape's smaller shape is kept too (it was played at least as often).
+    let parents: Vec<u32> = std::iter::once(0)
+        .chain(kept.iter().map(|h| {
+            let parent = counts.get(h).map_or(0, |c| c.1);
+            if parent == 0 {
+                0
+            } else {
+                dictionary.get(parent).unwrap_or(0)
+            }
+        }))
+        .collect();
+    drop(counts);
+    let parts = extract_samples(&set.games, &dictionary, opts, &progress);
+    let sum = |f: fn(&Samples) -> usize| parts.iter().map(f).sum::<usize>();
+    let (positions, candidates) = (sum(Samples::positions), sum(|s| s.candidates.len()));
     progress.report(true, || {
         format!(
-            "features: {} positions, {} candidates ({:.0} per position, {} tactical), {} MB",
-            samples.positions(),
-            samples.candidates.len(),
-            samples.candidates.len() as f64 / samples.positions().max(1) as f64,
-            samples.tactical.len(),
-            samples.bytes() >> 20
+            "features: {positions} positions, {candidates} candidates ({:.0} per position, \
+             {} tactical), {} MB",
+            candidates as f64 / positions.max(1) as f64,
+            sum(|s| s.tactical.len()),
+            sum(Samples::bytes) >> 20
         )
     });
-    let w = fit(&samples, kept.len() + 1, opts, &progress);
-    drop(samples);
+    let mut w = fit(&parts, &parents, opts, &progress);
+    drop(parts);
+    if opts.backoff {
+        // Each shape's own weight is a correction to its smaller shape's: the model file
+        // holds the sums.
+        w.shapes = (0..w.shapes.len())
+            .map(|i| {
+                if i == 0 {
+                    w.shapes[0]
+                } else {
+                    w.chain_sum(i as u32)
+                }
+            })
+            .collect();
+    }
     let patterns: Vec<(u64, f32)> = kept
         .iter()
         .zip(&w.shapes[1..])
