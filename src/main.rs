@@ -94,9 +94,6 @@ enum Command {
         /// Fraction of the training positions to use, in (0, 1].
         #[arg(long, default_value_t = 1.0)]
         sample: f64,
-        /// Fit each shape as a correction to the next smaller one.
-        #[arg(long)]
-        backoff: bool,
     },
     /// Measure how well the model (built in, or --patterns) predicts the moves of SGF games.
     BenchPolicy {
@@ -277,7 +274,6 @@ fn main() -> ExitCode {
             epochs,
             learning_rate,
             sample,
-            backoff,
         }) => {
             let opts = shoutan::policy::train::TrainOptions {
                 games,
@@ -288,7 +284,6 @@ fn main() -> ExitCode {
                 epochs,
                 learning_rate,
                 sample,
-                backoff,
                 verbose: true,
             };
             match train_patterns(&opts, &out) {

@@ -47,8 +47,6 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     /// Fraction of the training positions used (the others are skipped), in (0, 1].
     pub sample: f64,
-    /// Fit each shape's weight as a correction to the next smaller shape's.
-    pub backoff: bool,
     /// Print progress to stderr.
     pub verbose: bool,
 }
@@ -64,7 +62,6 @@ impl Default for TrainOptions {
             epochs: 3,
             learning_rate: 0.1,
             sample: 1.0,
-            backoff: false,
             verbose: false,
         }
     }
@@ -197,15 +194,14 @@ fn sampled(seed: u64, game: usize, number: usize, fraction: f64) -> bool {
     rng.unit() < fraction
 }
 
-/// How often each shape (every level) was played in the sampled positions of `games`, and
-/// the shape one level smaller inside it (0 for the 3x3 square).
+/// How often each shape (every level) was played in the sampled positions of `games`.
 fn count_shapes(
     games: &[GameRecord],
     opts: &TrainOptions,
     progress: &Progress,
-) -> HashMap<u64, (u32, u64)> {
+) -> HashMap<u64, u32> {
     let parts = parallel_chunks(games.len(), 64, opts.threads, |range| {
-        let mut counts: HashMap<u64, (u32, u64)> = HashMap::new();
+        let mut counts: HashMap<u64, u32> = HashMap::new();
         let mut shape = ShapeScratch::new();
         for gi in range.clone() {
             games[gi].replay(|board, number, mover, mv| {
@@ -214,10 +210,8 @@ fn count_shapes(
                     return;
                 }
                 shape.load(board, mover);
-                let mut parent = 0;
                 for h in shape.hashes(p) {
-                    counts.entry(h).or_insert((0, parent)).0 += 1;
-                    parent = h;
+                    *counts.entry(h).or_default() += 1;
                 }
             });
         }
@@ -226,10 +220,10 @@ fn count_shapes(
         });
         counts
     });
-    let mut total: HashMap<u64, (u32, u64)> = HashMap::new();
+    let mut total: HashMap<u64, u32> = HashMap::new();
     for part in parts {
-        for (h, (n, parent)) in part {
-            total.entry(h).or_insert((0, parent)).0 += n;
+        for (h, n) in part {
+            *total.entry(h).or_default() += n;
         }
     }
     total
@@ -377,7 +371,7 @@ fn extract_samples(
     progress: &Progress,
 ) -> Vec<Samples> {
     let done = AtomicUsize::new(0);
-    let parts = parallel_chunks(games.len(), 16, opts.threads, |range| {
+    parallel_chunks(games.len(), 16, opts.threads, |range| {
         let mut s = Samples::default();
         let mut scratch = Scratch::new();
         let mut candidates: Vec<Candidate> = Vec::new();
@@ -405,8 +399,7 @@ fn extract_samples(
         s.positions.shrink_to_fit();
         s.tactical.shrink_to_fit();
         s
-    });
-    parts
+    })
 }
 
 /// Model weights during the fit, with Adagrad's sums of squared gradients.
@@ -415,52 +408,27 @@ struct Weights {
     groups: [f32; GROUP_FEATURES],
     shape_sq: Vec<f32>,
     group_sq: [f32; GROUP_FEATURES],
-    /// With back-off, the smaller shape inside each shape (0: none): a shape's weight is the
-    /// sum of its own and its smaller shapes'. Empty without back-off.
-    parents: Vec<u32>,
 }
 
 impl Weights {
-    /// The weight of a known shape: its own, plus its smaller shapes' with back-off.
-    #[inline]
-    fn chain_sum(&self, shape: u32) -> f32 {
-        if self.parents.is_empty() {
-            return self.shapes[shape as usize];
-        }
-        let mut s = shape;
-        let mut sum = 0.0;
-        while s != 0 {
-            sum += self.shapes[s as usize];
-            s = self.parents[s as usize];
-        }
-        sum
-    }
-
     #[inline]
     fn score(&self, shape: u32, code: Code) -> f32 {
-        let shape = match shape {
-            NO_SHAPE => 0.0,
-            super::UNKNOWN_SHAPE => self.shapes[0],
-            s => self.chain_sum(s),
+        let shape = if shape == NO_SHAPE {
+            0.0
+        } else {
+            self.shapes[shape as usize]
         };
         shape + code.weight(&self.groups)
     }
 }
 
-/// Fits the weights to the positions of `parts`; `parents` gives each shape index's smaller
-/// shape (used with back-off).
-fn fit(parts: &[Samples], parents: &[u32], opts: &TrainOptions, progress: &Progress) -> Weights {
-    let shapes = parents.len();
+/// Fits the weights to the positions of `parts` (shape indices below `shapes`).
+fn fit(parts: &[Samples], shapes: usize, opts: &TrainOptions, progress: &Progress) -> Weights {
     let mut w = Weights {
         shapes: vec![0.0; shapes],
         groups: [0.0; GROUP_FEATURES],
         shape_sq: vec![0.0; shapes],
         group_sq: [0.0; GROUP_FEATURES],
-        parents: if opts.backoff {
-            parents.to_vec()
-        } else {
-            Vec::new()
-        },
     };
     // Every position as (part, index in part).
     let mut order: Vec<(u32, u32)> = parts
@@ -503,17 +471,13 @@ fn fit(parts: &[Samples], parents: &[u32], opts: &TrainOptions, progress: &Progr
             log_likelihood += f64::from(probs[played].ln() - total.ln());
             for (k, &p) in probs.iter().enumerate() {
                 let g = p / total - if k == played { 1.0 } else { 0.0 };
-                let mut shape = cand_shapes[k];
-                while shape != NO_SHAPE {
+                let shape = cand_shapes[k];
+                if shape != NO_SHAPE {
                     let slot = &mut shape_grad[shape as usize];
                     if *slot == 0.0 {
                         touched.push(shape);
                     }
                     *slot += g;
-                    shape = match w.parents.get(shape as usize) {
-                        Some(&p) if p != 0 && shape != 0 => p,
-                        _ => NO_SHAPE,
-                    };
                 }
                 for f in codes[k].features() {
                     group_grad[f] += g;
@@ -571,7 +535,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     let counts = count_shapes(&set.games, opts, &progress);
     let mut kept: Vec<u64> = counts
         .iter()
-        .filter(|&(_, &(n, _))| n >= opts.min_count)
+        .filter(|&(_, &n)| n >= opts.min_count)
         .map(|(&h, _)| h)
         .collect();
     kept.sort_unstable();
@@ -593,17 +557,6 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     for (i, &h) in kept.iter().enumerate() {
         dictionary.insert(h, i as u32 + 1);
     }
-    // Each kept shape's smaller shape is kept too (it was played at least as often).
-    let parents: Vec<u32> = std::iter::once(0)
-        .chain(kept.iter().map(|h| {
-            let parent = counts.get(h).map_or(0, |c| c.1);
-            if parent == 0 {
-                0
-            } else {
-                dictionary.get(parent).unwrap_or(0)
-            }
-        }))
-        .collect();
     drop(counts);
     let parts = extract_samples(&set.games, &dictionary, opts, &progress);
     let sum = |f: fn(&Samples) -> usize| parts.iter().map(f).sum::<usize>();
@@ -617,21 +570,8 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
             sum(Samples::bytes) >> 20
         )
     });
-    let mut w = fit(&parts, &parents, opts, &progress);
+    let w = fit(&parts, kept.len() + 1, opts, &progress);
     drop(parts);
-    if opts.backoff {
-        // Each shape's own weight is a correction to its smaller shape's: the model file
-        // holds the sums.
-        w.shapes = (0..w.shapes.len())
-            .map(|i| {
-                if i == 0 {
-                    w.shapes[0]
-                } else {
-                    w.chain_sum(i as u32)
-                }
-            })
-            .collect();
-    }
     let patterns: Vec<(u64, f32)> = kept
         .iter()
         .zip(&w.shapes[1..])
