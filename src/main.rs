@@ -1,4 +1,5 @@
-//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench`.
+//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench` (playout speed),
+//! `shoutan train-patterns` and `shoutan bench-policy` (the move-prediction model).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,10 +87,10 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         min_count: u32,
         /// Passes of the fit over the training positions.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 4)]
         epochs: usize,
         /// Step size of the fit (Adagrad).
-        #[arg(long, default_value_t = 0.1)]
+        #[arg(long, default_value_t = 0.2)]
         learning_rate: f32,
         /// Fraction of the training positions to use, in (0, 1].
         #[arg(long, default_value_t = 1.0)]

@@ -283,3 +283,85 @@ pub fn softmax(moves: &mut [(Move, f32)]) {
         m.1 /= total;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn probabilities(game: &Game, color: Color) -> Vec<(String, f32)> {
+        game_probabilities(Policy::builtin(), game, color)
+            .into_iter()
+            .map(|(m, p)| (game.board().move_name(m), p))
+            .collect()
+    }
+
+    #[test]
+    fn the_built_in_model_loads_and_is_a_trained_one() {
+        let p = model_file::from_bytes(BUILTIN_BYTES).expect("the built-in model reads");
+        assert!(
+            p.pattern_count() > 100_000,
+            "{} patterns",
+            p.pattern_count()
+        );
+        assert_eq!(model_file::to_bytes(&p), BUILTIN_BYTES);
+    }
+
+    #[test]
+    fn opening_moves_go_to_the_corners() {
+        let game = Game::new(19, Rules::chinese()).unwrap();
+        let moves = probabilities(&game, Color::Black);
+        let sum: f32 = moves.iter().map(|m| m.1).sum();
+        assert!((sum - 1.0).abs() < 1e-4);
+        assert_eq!(moves.len(), 362);
+        // The first choices are the corner points of the third and fourth lines.
+        let corner = [
+            "D4", "D16", "Q4", "Q16", "C4", "D3", "C16", "D17", "Q3", "R4", "Q17", "R16",
+        ];
+        for (name, _) in &moves[..4] {
+            assert!(corner.contains(&name.as_str()), "{:?}", &moves[..8]);
+        }
+        let prob = |v: &str| moves.iter().find(|m| m.0 == v).unwrap().1;
+        assert!(prob("D4") > 20.0 * prob("K10"));
+        assert!(prob("D4") > 20.0 * prob("A1"));
+        assert!(prob("PASS") < 0.001);
+    }
+
+    #[test]
+    fn a_big_chain_in_atari_is_saved_or_taken() {
+        // White's chain B3-F3 between black walls on rows 2 and 4.
+        let mut game = Game::new(9, Rules::chinese()).unwrap();
+        let point = |game: &Game, v: &str| match game.board().parse_move(v) {
+            Ok(Move::Play(p)) => p,
+            _ => panic!("{v}"),
+        };
+        let mut setup = vec![(point(&game, "A3"), Color::Black)];
+        for col in ["B", "C", "D", "E", "F", "G"] {
+            setup.push((point(&game, &format!("{col}2")), Color::Black));
+        }
+        for col in ["B", "C", "D", "E", "F"] {
+            setup.push((point(&game, &format!("{col}4")), Color::Black));
+            setup.push((point(&game, &format!("{col}3")), Color::White));
+        }
+        for v in ["E7", "C6", "G6"] {
+            setup.push((point(&game, v), Color::White));
+        }
+        game.set_setup_position(&setup).unwrap();
+        let play = |game: &mut Game, v: &str, c: Color| {
+            let p = point(game, v);
+            game.play(Move::Play(p), c).unwrap();
+        };
+        // White extends to G3, two liberties; black G4 ataris: White runs out at H3.
+        let mut atari = game.clone();
+        play(&mut atari, "G3", Color::White);
+        play(&mut atari, "G4", Color::Black);
+        let moves = probabilities(&atari, Color::White);
+        assert_eq!(moves[0].0, "H3", "{:?}", &moves[..5]);
+        // After black G4 first, white G3 extends into atari: Black takes six stones at H3.
+        play(&mut game, "G4", Color::Black);
+        play(&mut game, "G3", Color::White);
+        let moves = probabilities(&game, Color::Black);
+        assert_eq!(moves[0].0, "H3", "{:?}", &moves[..5]);
+        assert!(moves[0].1 > 0.5, "{:?}", &moves[..5]);
+    }
+}

@@ -59,8 +59,8 @@ impl Default for TrainOptions {
             seed: 1,
             threads: 1,
             min_count: 3,
-            epochs: 3,
-            learning_rate: 0.1,
+            epochs: 4,
+            learning_rate: 0.2,
             sample: 1.0,
             verbose: false,
         }
