@@ -12,6 +12,7 @@ pub mod game;
 pub mod gtp;
 pub mod patterns;
 pub mod playout;
+pub mod policy;
 pub mod referee;
 pub mod review;
 pub mod rng;

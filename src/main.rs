@@ -1,6 +1,8 @@
-//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench`, `shoutan review`,
-//! `shoutan score`.
+//! The `shoutan` command: a GTP server on stdin/stdout, or `shoutan bench` (playout speed),
+//! `shoutan review` and `shoutan score` (game records), `shoutan train-patterns` and
+//! `shoutan bench-policy` (the move-prediction model).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -62,6 +64,9 @@ struct Cli {
     /// resign_streak, virtual_loss, lgrf, lgrf_order, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
+    /// Move-prediction model file to use instead of the built-in one.
+    #[arg(long, global = true)]
+    patterns: Option<PathBuf>,
     /// Log search progress to stderr (same as RUST_LOG=info).
     #[arg(short, long, global = true)]
     verbose: bool,
@@ -71,6 +76,36 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Train the move-prediction model (shape patterns and tactical features) on SGF games.
+    TrainPatterns {
+        /// Training games: SGF files, directories of them, .tar.gz archives.
+        #[arg(long, num_args = 1.., required = true)]
+        games: Vec<PathBuf>,
+        /// Games kept out of training: the accuracy is measured on them.
+        #[arg(long, num_args = 1..)]
+        test_games: Vec<PathBuf>,
+        /// Where to write the model.
+        #[arg(long)]
+        out: PathBuf,
+        /// Keep shapes played at least this many times.
+        #[arg(long, default_value_t = 3)]
+        min_count: u32,
+        /// Passes of the fit over the training positions.
+        #[arg(long, default_value_t = 4)]
+        epochs: usize,
+        /// Step size of the fit (Adagrad).
+        #[arg(long, default_value_t = 0.2)]
+        learning_rate: f32,
+        /// Fraction of the training positions to use, in (0, 1].
+        #[arg(long, default_value_t = 1.0)]
+        sample: f64,
+    },
+    /// Measure how well the model (built in, or --patterns) predicts the moves of SGF games.
+    BenchPolicy {
+        /// Games: SGF files, directories of them, .tar.gz archives.
+        #[arg(long, num_args = 1.., required = true)]
+        games: Vec<PathBuf>,
+    },
     /// Measure playout speed (light and heavy) on empty 9x9 and 19x19 boards.
     Bench {
         /// Print one JSON object instead of a table.
@@ -241,6 +276,59 @@ fn parse_memory(text: &str) -> Result<usize, String> {
     Ok(bytes as usize)
 }
 
+/// `shoutan train-patterns`: trains, writes the model, prints the test accuracy.
+fn train_patterns(
+    opts: &shoutan::policy::train::TrainOptions,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    let report = shoutan::policy::train::train(opts)?;
+    shoutan::policy::model_file::save(&report.policy, out)?;
+    println!("{}", report.summary);
+    println!(
+        "model: {} patterns, {} bytes, written to {}",
+        report.policy.pattern_count(),
+        shoutan::policy::model_file::to_bytes(&report.policy).len(),
+        out.display()
+    );
+    if let Some(acc) = &report.test {
+        println!("held-out accuracy ({} games):", acc.games);
+        print!("{}", acc.table());
+    }
+    println!("wall time {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `shoutan bench-policy`: the model's accuracy on games.
+fn bench_policy(
+    games: &[PathBuf],
+    patterns: Option<&std::path::Path>,
+    threads: usize,
+) -> Result<(), String> {
+    use shoutan::policy::train::{Progress, load_games};
+    let loaded = patterns
+        .map(shoutan::policy::model_file::load)
+        .transpose()?;
+    let policy = loaded
+        .as_ref()
+        .unwrap_or_else(|| shoutan::policy::Policy::builtin());
+    let progress = Progress::new(true);
+    let set = load_games(games, threads, &progress, "games")?;
+    let n = set.games.len();
+    let start = std::time::Instant::now();
+    let acc = shoutan::policy::accuracy::measure(policy, &set.games, threads, &|done| {
+        progress.report(false, || format!("accuracy: {done} of {n} games"))
+    });
+    println!("{} games ({})", n, set.skip_summary());
+    print!("{}", acc.table());
+    println!(
+        "{:.1} s, {:.0} positions/s",
+        start.elapsed().as_secs_f64(),
+        acc.overall.positions as f64 / start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let level = if cli.verbose { "info" } else { "warn" };
@@ -255,6 +343,43 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Some(Command::TrainPatterns {
+            games,
+            test_games,
+            out,
+            min_count,
+            epochs,
+            learning_rate,
+            sample,
+        }) => {
+            let opts = shoutan::policy::train::TrainOptions {
+                games,
+                test_games,
+                seed: cli.seed.unwrap_or(1),
+                threads: opts.threads,
+                min_count,
+                epochs,
+                learning_rate,
+                sample,
+                verbose: true,
+            };
+            match train_patterns(&opts, &out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::BenchPolicy { games }) => {
+            match bench_policy(&games, cli.patterns.as_deref(), opts.threads) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Command::Bench {
             json,
             runs,
@@ -317,6 +442,14 @@ fn main() -> ExitCode {
             }
         }
         None => {
+            if let Some(path) = &cli.patterns {
+                let loaded =
+                    shoutan::policy::model_file::load(path).and_then(shoutan::policy::install);
+                if let Err(e) = loaded {
+                    eprintln!("shoutan: --patterns: {e}");
+                    return ExitCode::from(2);
+                }
+            }
             let mut engine = match Engine::new(opts) {
                 Ok(e) => e,
                 Err(e) => {

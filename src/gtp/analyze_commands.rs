@@ -186,6 +186,7 @@ fn info_line(
     dialect: Dialect,
     max_moves: Option<usize>,
     min_moves: usize,
+    priors: &[(Move, f32)],
 ) -> String {
     let mut line = String::new();
     let shown = explored(summary).max(min_moves.min(summary.candidates.len()));
@@ -194,7 +195,8 @@ fn info_line(
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&info_segment(board, c, order, dialect));
+        let prior = priors.iter().find(|p| p.0 == c.mv).map_or(0.0, |p| p.1);
+        line.push_str(&info_segment(board, c, order, dialect, prior));
     }
     if let Some(own) = ownership {
         line.push_str(" ownership");
@@ -205,8 +207,14 @@ fn info_line(
     line
 }
 
-/// One candidate as `info move ... pv ...`.
-fn info_segment(board: &Board, c: &Candidate, order: usize, dialect: Dialect) -> String {
+/// One candidate as `info move ... pv ...`, with the policy's `prior` probability.
+fn info_segment(
+    board: &Board,
+    c: &Candidate,
+    order: usize,
+    dialect: Dialect,
+    prior: f32,
+) -> String {
     let pv = crate::search::format_moves(board, &c.pv);
     let mv = board.move_name(c.mv);
     match dialect {
@@ -214,12 +222,12 @@ fn info_segment(board: &Board, c: &Candidate, order: usize, dialect: Dialect) ->
             "info move {mv} visits {} winrate {} prior {} lcb {} order {order} pv {pv}",
             c.visits,
             (c.winrate * 10000.0).round() as i64,
-            (c.prior * 10000.0).round() as i64,
+            (prior * 10000.0).round() as i64,
             (c.lcb * 10000.0).round() as i64,
         ),
         Dialect::Kata => format!(
             "info move {mv} visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3} prior {:.6} lcb {:.6} order {order} pv {pv}",
-            c.visits, c.winrate, c.score_lead, c.score_lead, c.prior, c.lcb,
+            c.visits, c.winrate, c.score_lead, c.score_lead, prior, c.lcb,
         ),
     }
 }
@@ -252,6 +260,8 @@ struct InfoWriter<'a> {
     stop_on_pending: bool,
     /// Writing failed: the GUI went away.
     broken: bool,
+    /// The learned policy's probabilities, shown as each move's prior.
+    priors: Vec<(Move, f32)>,
 }
 
 impl Observer for InfoWriter<'_> {
@@ -274,6 +284,7 @@ impl Observer for InfoWriter<'_> {
             self.dialect,
             self.args.max_moves,
             self.args.min_moves,
+            &self.priors,
         );
         if writeln!(self.out, "{line}")
             .and_then(|_| self.out.flush())
@@ -327,6 +338,7 @@ fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result
         signals: Arc::clone(&engine.signals),
         stop_on_pending: true,
         broken: false,
+        priors: super::policy_commands::move_probabilities(engine, color),
     };
     let result = engine.searcher.search(
         &engine.game,
@@ -348,6 +360,7 @@ fn analyze(engine: &mut Engine, call: &mut Call<'_>, dialect: Dialect) -> Result
             dialect,
             writer.args.max_moves,
             writer.args.min_moves,
+            &writer.priors,
         ) + "\n"
     };
     let _ = writeln!(call.out, "{line}");
@@ -390,6 +403,7 @@ fn genmove_analyze(
         signals: Arc::clone(&engine.signals),
         stop_on_pending: false,
         broken: false,
+        priors: super::policy_commands::move_probabilities(engine, color),
     };
     let (mv, result) = engine.think_with(color, Mode::Normal, limits, &mut writer);
     let decision = engine.decide_for_game(color, Mode::Normal, mv, &result);
@@ -413,6 +427,7 @@ fn gogui_analyze_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String,
         "gfx/Search: best moves/shoutan-analyze_gfx",
         "dboard/Search: ownership (black +1, white -1)/shoutan-ownership",
         "string/Search: summary/shoutan-search_summary",
+        "gfx/Policy: move probabilities/shoutan-policy_gfx",
     ]
     .join("\n"))
 }
@@ -552,10 +567,10 @@ mod tests {
             ],
         };
         assert_eq!(
-            info_segment(&board, &c, 0, Dialect::Lz),
+            info_segment(&board, &c, 0, Dialect::Lz, 0.0812),
             "info move E5 visits 120 winrate 5423 prior 812 lcb 5100 order 0 pv E5 D3"
         );
-        let kata = info_segment(&board, &c, 1, Dialect::Kata);
+        let kata = info_segment(&board, &c, 1, Dialect::Kata, 0.0812);
         assert!(
             kata.starts_with("info move E5 visits 120 winrate 0.542300 "),
             "{kata}"
@@ -599,17 +614,17 @@ mod tests {
                 .collect()
         };
         // 1% of E5's 5000 visits is 50: D4 (49) and the one-visit moves are left out.
-        let line = info_line(&board, &summary, None, Dialect::Lz, None, 0);
+        let line = info_line(&board, &summary, None, Dialect::Lz, None, 0, &[]);
         assert_eq!(moves(line), ["E5", "C3", "G7"]);
         // maxmoves still caps the list, minmoves still fills it.
-        let line = info_line(&board, &summary, None, Dialect::Kata, Some(2), 0);
+        let line = info_line(&board, &summary, None, Dialect::Kata, Some(2), 0, &[]);
         assert_eq!(moves(line), ["E5", "C3"]);
-        let line = info_line(&board, &summary, None, Dialect::Lz, None, 5);
+        let line = info_line(&board, &summary, None, Dialect::Lz, None, 5, &[]);
         assert_eq!(moves(line), ["E5", "C3", "G7", "D4", "A1"]);
         // Early in a search every move has a visit or two: the best one is always listed.
         let mut young = summary.clone();
         young.candidates = vec![candidate("E5", 1), candidate("C3", 1)];
-        let line = info_line(&board, &young, None, Dialect::Lz, None, 0);
+        let line = info_line(&board, &young, None, Dialect::Lz, None, 0, &[]);
         assert_eq!(moves(line), ["E5"]);
     }
 }

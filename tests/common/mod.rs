@@ -125,6 +125,18 @@ impl GtpProcess {
         })
     }
 
+    /// Reads one line of output, without its line end (for streamed answers).
+    pub fn read_line(&mut self) -> io::Result<String> {
+        let mut line = String::new();
+        if self.stdout.read_line(&mut line)? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "engine closed its output",
+            ));
+        }
+        Ok(line.trim_end_matches(['\n', '\r']).to_string())
+    }
+
     /// Closes the engine's stdin (end of input).
     pub fn close_stdin(&mut self) {
         self.stdin = None;
