@@ -3,10 +3,8 @@
 //!
 //! Patterns are kept when they were played often enough, so the dictionary is closed under
 //! taking the smaller diamond: a shape's smaller levels were seen at least as often as the
-//! shape itself. [`Dictionary::deepest`] relies on that and stops at the first level it
-//! does not know.
-
-use super::shape::LEVELS;
+//! shape itself. [`super::shape::ShapeScratch::deepest`] relies on that and stops at the
+//! first level it does not know.
 
 /// A hash table from canonical shape hashes (never 0) to indices.
 #[derive(Clone, Debug)]
@@ -94,20 +92,6 @@ impl Dictionary {
             i = (i + 1) & mask;
         }
     }
-
-    /// The index of the largest known level of a point's shape (`hashes` from the 3x3
-    /// square up), walking outwards until a level is unknown.
-    #[inline]
-    pub fn deepest(&self, hashes: &[u64; LEVELS]) -> Option<u32> {
-        let mut found = None;
-        for &h in hashes {
-            match self.get(h) {
-                Some(i) => found = Some(i),
-                None => break,
-            }
-        }
-        found
-    }
 }
 
 #[cfg(test)]
@@ -131,16 +115,5 @@ mod tests {
         d.insert(3 | 1, 7);
         d.insert(3 | 1, 8);
         assert_eq!(d.get(3), Some(8));
-    }
-
-    #[test]
-    fn deepest_stops_at_the_first_unknown_level() {
-        let mut d = Dictionary::with_capacity(4);
-        let hashes: [u64; LEVELS] = std::array::from_fn(|i| (i as u64 + 1) << 40 | 1);
-        assert_eq!(d.deepest(&hashes), None);
-        d.insert(hashes[0], 10);
-        d.insert(hashes[1], 11);
-        d.insert(hashes[3], 13);
-        assert_eq!(d.deepest(&hashes), Some(11));
     }
 }

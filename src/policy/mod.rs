@@ -86,10 +86,12 @@ pub fn extract(
         if !board.is_legal(p, mover) || !allowed(p) {
             continue;
         }
-        let hashes = scratch.shape.hashes(p);
         out.push(Candidate {
             mv: Move::Play(p),
-            shape: dictionary.deepest(&hashes).unwrap_or(UNKNOWN_SHAPE),
+            shape: scratch
+                .shape
+                .deepest(p, dictionary)
+                .unwrap_or(UNKNOWN_SHAPE),
             code: features::code(
                 board,
                 mover,

@@ -18,6 +18,8 @@
 
 use crate::board::{Board, Cell, Color, MAX_SIZE, Point};
 
+use super::dictionary::Dictionary;
+
 /// Distance (`|dx| + |dy| + max(|dx|, |dy|)`) of the largest diamond.
 pub const MAX_DISTANCE: usize = 10;
 
@@ -318,6 +320,34 @@ impl ShapeScratch {
     /// the board and mover last given to [`ShapeScratch::load`]. Allocation-free.
     #[inline]
     pub fn hashes(&self, p: Point) -> [u64; LEVELS] {
+        let mut out = [0u64; LEVELS];
+        self.walk_levels(p, |level, hash| {
+            out[level] = hash;
+            true
+        });
+        out
+    }
+
+    /// The pattern index of the largest level of `p`'s shape known to `dictionary`, walking
+    /// outwards until a level is unknown (as if from [`ShapeScratch::hashes`], without hashing the rings beyond the first unknown level: the search scores every
+    /// move of every node it expands, and most large shapes are unknown).
+    #[inline]
+    pub fn deepest(&self, p: Point, dictionary: &Dictionary) -> Option<u32> {
+        let mut found = None;
+        self.walk_levels(p, |_, hash| match dictionary.get(hash) {
+            Some(i) => {
+                found = Some(i);
+                true
+            }
+            None => false,
+        });
+        found
+    }
+
+    /// Hashes `p`'s shape ring by ring, giving `visit` each level and its canonical hash from
+    /// the 3x3 square outwards, until `visit` says stop.
+    #[inline(always)]
+    fn walk_levels(&self, p: Point, mut visit: impl FnMut(usize, u64) -> bool) {
         let centre = self.padded[p as usize] as isize;
         let states = &self.states[..];
         let cell = |o: usize| states[(centre + self.steps[o]) as usize] as usize;
@@ -325,16 +355,16 @@ impl ShapeScratch {
         for o in 0..INNER {
             xor_into(&mut acc, &KEYS.inner[o][cell(o)]);
         }
-        let mut out = [0u64; LEVELS];
         let mut o = INNER;
         for (level, &end) in LEVEL_ENDS.iter().enumerate() {
             while o < end {
                 xor_into(&mut acc, &KEYS.outer[o][cell(o) & 3]);
                 o += 1;
             }
-            out[level] = canonical(&acc);
+            if !visit(level, canonical(&acc)) {
+                return;
+            }
         }
-        out
     }
 }
 
@@ -383,6 +413,32 @@ mod tests {
         let (col, row) = b.col_row(p);
         let (x, y) = transform(s, (2 * col as i32 - half, 2 * row as i32 - half));
         b.point(((x + half) / 2) as usize, ((y + half) / 2) as usize)
+    }
+
+    #[test]
+    fn deepest_stops_at_the_first_unknown_level() {
+        let b = board_from(&[
+            ". . . . . . .", //
+            ". . X O . . .",
+            ". X . O . . .",
+            ". . X . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+        ]);
+        let mut scratch = ShapeScratch::new();
+        scratch.load(&b, Color::Black);
+        let p = pt(&b, "C5");
+        let h = scratch.hashes(p);
+        let mut d = Dictionary::with_capacity(4);
+        assert_eq!(scratch.deepest(p, &d), None);
+        d.insert(h[0], 10);
+        d.insert(h[1], 11);
+        // Level 3 is known but level 2 is not: the walk never gets there.
+        d.insert(h[3], 13);
+        assert_eq!(scratch.deepest(p, &d), Some(11));
+        d.insert(h[2], 12);
+        assert_eq!(scratch.deepest(p, &d), Some(13));
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub use params::{
 pub use report::{LogObserver, Observer};
 pub use results::{Candidate, PV_MAX_MOVES, SearchResult, Summary, format_moves};
 
-use priors::move_prior;
+use priors::{move_prior, with_policy};
 use report::log_progress;
 use results::summarize;
 use stop::{Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change};
@@ -219,17 +219,24 @@ impl Searcher {
         }
 
         // Root children: exactly the moves the game allows (superko included).
-        let root = tree.root;
+        let prediction = (priors.policy > 0).then(crate::policy::active);
+        let root_policy = prediction.map_or_else(Vec::new, |model| {
+            crate::policy::game_probabilities(model, game, color)
+        });
         let mut scratch = Board::new(size);
-        if !tree.set_children(root, &moves, |mv| {
-            move_prior(root_board, mv, color, &priors, &mut scratch)
-        }) {
+        let mut root_prior = |mv: Move| {
+            let rules = move_prior(root_board, mv, color, &priors, &mut scratch);
+            match root_policy.iter().find(|&&(m, _)| m == mv) {
+                Some(&(_, probability)) => with_policy(rules, priors.policy, probability),
+                None => rules,
+            }
+        };
+        let root = tree.root;
+        if !tree.set_children(root, &moves, &mut root_prior) {
             // The arena is full of the old tree: start afresh.
             tree.clear();
             let root = tree.root;
-            tree.set_children(root, &moves, |mv| {
-                move_prior(root_board, mv, color, &priors, &mut scratch)
-            });
+            tree.set_children(root, &moves, &mut root_prior);
         }
 
         let shared = Shared {
@@ -243,6 +250,7 @@ impl Searcher {
             policy: self.config.policy,
             params: &params,
             priors,
+            prediction,
             expand_threshold,
             dead: &dead,
             initial_passes,

@@ -48,6 +48,10 @@ pub struct PriorWeights {
     pub corner: u32,
     /// Passing (as losses) while there is still room to play.
     pub pass: u32,
+    /// The learned move prediction ([`crate::policy`]): a move the model gives probability
+    /// `p` gets `policy·√p` visits as wins (0 turns the model off). The square root keeps
+    /// the second and third choices in play beside the first, as Pachi weighs its patterns.
+    pub policy: u32,
 }
 
 impl PriorWeights {
@@ -70,6 +74,7 @@ impl PriorWeights {
             fourth_line: if big { 12 } else { 0 },
             corner: 0,
             pass: if big { 80 } else { 40 },
+            policy: 0,
         }
     }
 }
@@ -91,6 +96,7 @@ impl PriorWeights {
             "fourth_line" => &mut self.fourth_line,
             "corner" => &mut self.corner,
             "pass" => &mut self.pass,
+            "policy" => &mut self.policy,
             "throw_in_max" => {
                 self.throw_in_max = value as usize;
                 return Ok(());
@@ -274,6 +280,18 @@ pub fn move_prior(
         acc.add(w.corner, 1.0);
     }
     acc.finish()
+}
+
+/// Adds the learned policy's opinion to a rule-based prior `(visits, value)`: a move of
+/// probability `p` gains `weight·√p` visits as wins.
+pub fn with_policy(prior: (u32, f32), weight: u32, p: f32) -> (u32, f32) {
+    let extra = (weight as f32 * p.max(0.0).sqrt()).round() as u32;
+    if extra == 0 {
+        return prior;
+    }
+    let (n, v) = prior;
+    let total = n + extra;
+    (total, (n as f32 * v + extra as f32) / total as f32)
 }
 
 /// Whether `p` extends an own chain of two liberties that the opponent, to move, would

@@ -12,7 +12,7 @@ use crate::score::ownership::OwnershipTally;
 use crate::score::{DeadStones, Owners, Ownership, settled_score, taxed_area_score};
 
 use super::Params;
-use super::priors::{PriorWeights, move_prior};
+use super::priors::{PriorWeights, move_prior, with_policy};
 use super::tree::{NodeId, Tree};
 
 /// Everything the search threads share: the tree and the read-only description of the root.
@@ -37,6 +37,8 @@ pub struct Shared<'a> {
     pub params: &'a Params,
     /// Prior weights for this board size.
     pub priors: PriorWeights,
+    /// The learned move prediction the priors use (`None` when `priors.policy` is 0).
+    pub prediction: Option<&'static crate::policy::Policy>,
     /// Visits a leaf needs before it is expanded.
     pub expand_threshold: u32,
     /// Stones taken off when a tree line ends with two passes.
@@ -154,6 +156,11 @@ pub struct Worker {
     tax_owners: Box<Owners>,
     /// Scratch board for the priors' ladder reading.
     scratch: Box<Board>,
+    /// Working memory of the learned move prediction.
+    policy_scratch: Box<crate::policy::Scratch>,
+    policy_candidates: Vec<crate::policy::Candidate>,
+    /// The prediction's probability of each move of the node being expanded.
+    policy_out: Vec<(Move, f32)>,
 }
 
 impl Worker {
@@ -167,6 +174,9 @@ impl Worker {
             expand_moves: Vec::with_capacity(MAX_POINTS + 1),
             tax_owners: Box::new([Cell::Empty; MAX_POINTS]),
             scratch: Box::new(Board::new(9)),
+            policy_scratch: Box::new(crate::policy::Scratch::new()),
+            policy_candidates: Vec::with_capacity(MAX_POINTS + 1),
+            policy_out: Vec::with_capacity(MAX_POINTS + 1),
         }
     }
 
@@ -289,15 +299,34 @@ impl Worker {
     fn expand(&mut self, s: &Shared<'_>, id: NodeId, color: Color) {
         let board = &self.playout.board;
         self.expand_moves.clear();
-        for &p in board.empty_points() {
-            if board.is_playout_eye(p, color) || !self.playout.is_legal(p, color, s.history, s.ko) {
-                continue;
+        if let Some(model) = s.prediction {
+            let playout = &self.playout;
+            model.evaluate(
+                board,
+                color,
+                &mut self.policy_scratch,
+                |p| !board.is_playout_eye(p, color) && playout.is_legal(p, color, s.history, s.ko),
+                &mut self.policy_candidates,
+                &mut self.policy_out,
+            );
+            for &(mv, probability) in &self.policy_out {
+                let rules = move_prior(board, mv, color, &s.priors, &mut self.scratch);
+                let (n, v) = with_policy(rules, s.priors.policy, probability);
+                self.expand_moves.push((mv, n, v));
             }
-            let (n, v) = move_prior(board, Move::Play(p), color, &s.priors, &mut self.scratch);
-            self.expand_moves.push((Move::Play(p), n, v));
+        } else {
+            for &p in board.empty_points() {
+                if board.is_playout_eye(p, color)
+                    || !self.playout.is_legal(p, color, s.history, s.ko)
+                {
+                    continue;
+                }
+                let (n, v) = move_prior(board, Move::Play(p), color, &s.priors, &mut self.scratch);
+                self.expand_moves.push((Move::Play(p), n, v));
+            }
+            let (n, v) = move_prior(board, Move::Pass, color, &s.priors, &mut self.scratch);
+            self.expand_moves.push((Move::Pass, n, v));
         }
-        let (n, v) = move_prior(board, Move::Pass, color, &s.priors, &mut self.scratch);
-        self.expand_moves.push((Move::Pass, n, v));
         let node = s.tree.get(id);
         let Some(first) = s.tree.arena.alloc(self.expand_moves.len()) else {
             node.abandon_expand();
