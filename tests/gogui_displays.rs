@@ -51,7 +51,7 @@ struct Story {
 fn story(answer: &str) -> Story {
     let best = Regex::new(r"best (\S+): win rate ([0-9.]+)%, (\d+) visits").unwrap();
     let root =
-        Regex::new(r"(\d+) visits = (\d+) kept from earlier searches \+ (\d+) playouts of this")
+        Regex::new(r"(\d+) visits = (\d+) kept (?:from earlier searches )?\+ (\d+) playouts")
             .unwrap();
     let b = best.captures(answer).unwrap_or_else(|| panic!("{answer}"));
     let r = root.captures(answer).unwrap_or_else(|| panic!("{answer}"));

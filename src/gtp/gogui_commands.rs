@@ -83,31 +83,47 @@ fn percent_label(winrate: f64) -> String {
     format!("{}%", (100.0 * winrate).round().clamp(0.0, 99.0))
 }
 
-/// The status line every board display ends with: the best move and where its visits came
-/// from.
-fn best_line(board: &Board, result: &SearchResult) -> String {
+/// The best move and its numbers, worded the same in every display: `Black, best C5: win
+/// rate 52.8%, 1342 visits`.
+fn best_words(board: &Board, result: &SearchResult) -> String {
     let s = &result.summary;
     match s.best() {
         Some(best) => format!(
-            "TEXT {} to move, best {}: win rate {:.1}%, {} visits; root {}",
+            "{}, best {}: win rate {:.1}%, {} visits",
             capitalised(s.color),
             board.move_name(best.mv),
             100.0 * best.winrate,
             best.visits,
-            root_visits(result)
         ),
-        None => format!("TEXT {} to move: nothing to search", capitalised(s.color)),
+        None => format!("{}: nothing to search", capitalised(s.color)),
     }
 }
 
-/// `N visits = K kept + P playouts of this search`.
-fn root_visits(result: &SearchResult) -> String {
+/// The root's visits, `N visits = K kept + P playouts`; `long` says `K kept from earlier
+/// searches + P playouts of this search`.
+fn root_visits(result: &SearchResult, long: bool) -> String {
     let s = &result.summary;
     let kept = u64::from(s.root_visits).saturating_sub(s.playouts);
+    let (from, of_this) = if long {
+        (" from earlier searches", " of this search")
+    } else {
+        ("", "")
+    };
     format!(
-        "{} visits = {kept} kept from earlier searches + {} playouts of this search",
+        "{} visits = {kept} kept{from} + {} playouts{of_this}",
         s.root_visits, s.playouts
     )
+}
+
+/// The score the search expects after its best move, from Black's view (`B+x`, `W+x`).
+fn score_estimate(result: &SearchResult) -> Option<String> {
+    let best = result.summary.best()?;
+    let black_lead = match result.summary.color {
+        Color::Black => best.score_lead,
+        Color::White => -best.score_lead,
+    };
+    let leader = if black_lead >= 0.0 { "B" } else { "W" };
+    Some(format!("{leader}+{:.1}", black_lead.abs()))
 }
 
 fn capitalised(color: Color) -> &'static str {
@@ -150,7 +166,11 @@ fn winrates(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> 
             board.move_name(best.mv)
         ));
     }
-    lines.push(best_line(board, &result));
+    lines.push(format!(
+        "TEXT {}; root {}",
+        best_words(board, &result),
+        root_visits(&result, false)
+    ));
     Ok(lines.join("\n"))
 }
 
@@ -167,8 +187,9 @@ fn variation(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String>
     expect_args(call.args, 0, "no arguments")?;
     let result = engine.display_search(false);
     let board = engine.game.board();
+    let text = format!("TEXT {}", best_words(board, &result));
     let Some(best) = result.summary.best() else {
-        return Ok(best_line(board, &result));
+        return Ok(text);
     };
     let mut var = String::from("VAR");
     let mut color = result.summary.color;
@@ -181,9 +202,9 @@ fn variation(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String>
         color = color.opponent();
     }
     Ok(format!(
-        "{var}\n{}; line {}",
-        best_line(board, &result),
-        format_moves(board, &best.pv)
+        "{var}\n{text}; line {}; root {}",
+        format_moves(board, &best.pv),
+        root_visits(&result, false)
     ))
 }
 
@@ -198,21 +219,14 @@ fn ownership(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String>
     for p in board.points() {
         influence.push_str(&format!(" {} {:.2}", board.vertex_name(p), own.black(p)));
     }
-    Ok(format!(
-        "{influence}\nTEXT ownership at the end of {} playouts (grey Black, white White); \
-         score estimate {}",
-        own.playouts(),
-        score_text(result.score)
-    ))
-}
-
-/// A score from Black's view as `B+x` or `W+x`.
-fn score_text(score: f64) -> String {
-    format!(
-        "{}+{:.1}",
-        if score >= 0.0 { "B" } else { "W" },
-        score.abs()
-    )
+    let mut text = format!(
+        "TEXT ownership at the end of {} playouts (grey Black, white White)",
+        own.playouts()
+    );
+    if let Some(score) = score_estimate(&result) {
+        text.push_str(&format!("; score estimate {score}"));
+    }
+    Ok(format!("{influence}\n{text}"))
 }
 
 /// `string`: the search as text: the best move, where the visits came from, and the
@@ -236,36 +250,26 @@ fn summary_text(engine: &Engine, result: &SearchResult) -> String {
     let board = game.board();
     let s = &result.summary;
     let mut text = format!(
-        "{} to move, komi {}, {} rules\n",
+        "{} to move, komi {}, {} rules\n{}\nroot: {} ({:.2} s, {:.0} playouts/s)\n",
         capitalised(s.color),
         game.komi(),
-        game.rules().name
-    );
-    if let Some(best) = s.best() {
-        text.push_str(&format!(
-            "best {}: win rate {:.1}%, {} visits\n",
-            board.move_name(best.mv),
-            100.0 * best.winrate,
-            best.visits
-        ));
-    }
-    text.push_str(&format!(
-        "root: {} ({:.2} s, {:.0} playouts/s)\n",
-        root_visits(result),
+        game.rules().name,
+        best_words(board, result),
+        root_visits(result, true),
         s.elapsed.as_secs_f64(),
         s.rate()
-    ));
-    text.push_str(&format!(
-        "score estimate {} (mean over the root's visits)\n",
-        score_text(result.score)
-    ));
-    text.push_str(" move  win rate  visits  line\n");
+    );
+    if let Some(score) = score_estimate(result) {
+        text.push_str(&format!("score estimate {score} after the best move\n"));
+    }
+    text.push_str(" move  win rate  visits   lead  line (lead: points ahead for the mover)\n");
     for c in s.candidates.iter().take(MAX_LABELS) {
         text.push_str(&format!(
-            "{:>5}  {:>7.1}%  {:>6}  {}\n",
+            "{:>5}  {:>7.1}%  {:>6}  {:>+5.1}  {}\n",
             board.move_name(c.mv),
             100.0 * c.winrate,
             c.visits,
+            c.score_lead,
             format_moves(board, &c.pv)
         ));
     }
