@@ -105,7 +105,10 @@ fn win_rates_and_the_variation_are_separate_readable_displays() {
     let labels = gfx_words(&rates, "LABEL");
     assert_eq!(labels.len(), 1, "{rates}");
     let labels = &labels[0];
-    assert!(labels.len() >= 4 && labels.len().is_multiple_of(2), "{rates}");
+    assert!(
+        labels.len() >= 4 && labels.len().is_multiple_of(2),
+        "{rates}"
+    );
     let mut points = HashSet::new();
     for pair in labels.chunks(2) {
         assert!(

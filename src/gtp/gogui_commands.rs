@@ -54,7 +54,8 @@ const MAX_LABELS: usize = 10;
 /// it: the win rate of a move tried a handful of times says nothing yet.
 const LABEL_MIN_VISIT_SHARE: f64 = 0.01;
 
-/// Background of the best move's point in the win-rate display (light blue, under the label).
+/// Background of the best move's point in the win-rate display (a light blue shade, under
+/// the label).
 const BEST_MOVE_COLOR: &str = "#9ec9ff";
 
 /// GoGui's list: `type/label/command`, one per line (no `/` inside a label).
