@@ -18,9 +18,9 @@ use shoutan::search::Searcher;
 #[derive(Parser, Debug)]
 #[command(name = "shoutan", version, about)]
 struct Cli {
-    /// Initial board size (2 to 25).
-    #[arg(long, default_value_t = 19)]
-    size: usize,
+    /// Board size (2 to 25) [default: the controller's `boardsize`, 19 until it sends one].
+    #[arg(long)]
+    size: Option<usize>,
     /// Komi in points (default: the ruleset's).
     #[arg(long, allow_negative_numbers = true)]
     komi: Option<f32>,
@@ -204,7 +204,9 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
     if cli.threads == Some(0) {
         return Err("--threads must be at least 1".into());
     }
-    shoutan::game::check_size(cli.size)?;
+    if let Some(size) = cli.size {
+        shoutan::game::check_size(size)?;
+    }
     if !(0.0..=1.0).contains(&cli.resign_threshold) {
         return Err(format!(
             "--resign-threshold must lie between 0 and 1, got {}",

@@ -266,7 +266,7 @@ fn random_byte_streams_never_break_the_server() {
     for round in 0..300 {
         let input = random_stream(&mut rng, &fragments);
         let mut engine = Engine::new(EngineOptions {
-            size: 9,
+            size: Some(9),
             threads: 1,
             playouts: Some(16),
             seed: Some(round),

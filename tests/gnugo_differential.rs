@@ -35,7 +35,7 @@ fn gnugo(path: &Path) -> GtpProcess {
 
 fn engine(size: usize) -> Engine {
     Engine::new(EngineOptions {
-        size,
+        size: Some(size),
         threads: 1,
         seed: Some(1),
         playouts: Some(100),

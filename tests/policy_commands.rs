@@ -11,7 +11,7 @@ use shoutan::gtp::{Engine, EngineOptions};
 
 fn engine(size: usize) -> Engine {
     Engine::new(EngineOptions {
-        size,
+        size: Some(size),
         threads: 1,
         seed: Some(1),
         playouts: Some(300),

@@ -113,7 +113,7 @@ fn played_out_games_score_like_gnugo_chinese_rules() {
             let expected = tromp_taylor_score(&po.board, komi);
 
             let mut engine = Engine::new(EngineOptions {
-                size,
+                size: Some(size),
                 threads: 1,
                 ..EngineOptions::default()
             })

@@ -16,7 +16,7 @@ use shoutan::search::{
 
 fn engine(size: usize, playouts: u64, seed: u64) -> Engine {
     Engine::new(EngineOptions {
-        size,
+        size: Some(size),
         threads: 1,
         seed: Some(seed),
         playouts: Some(playouts),
@@ -136,7 +136,8 @@ fn only_moves_played_count_towards_resigning() {
     // after them, the first genmove still plays.
     let mut e = hopeless_for_black();
     for command in [
-        "shoutan-analyze_gfx",
+        "shoutan-winrates",
+        "shoutan-variation",
         "shoutan-search_summary",
         "shoutan-ownership",
         "reg_genmove b",
@@ -423,6 +424,9 @@ fn analysis_streams_info_lines_and_stops_on_the_next_command() {
     assert!(out.ends_with("\n\n"));
     assert!(ok(e.execute("gogui-analyze_commands")).contains("/shoutan-ownership"));
     let own = ok(e.execute("shoutan-ownership"));
-    assert_eq!(own.lines().filter(|l| !l.trim().is_empty()).count(), 9);
+    let influence = own.lines().next().unwrap_or("");
+    assert!(influence.starts_with("INFLUENCE "), "{own}");
+    // A vertex and a value for each of the 81 points.
+    assert_eq!(influence.split(' ').count(), 1 + 2 * 81, "{own}");
     assert!(e.execute("lz-analyze b nonsense").starts_with("? "));
 }

@@ -99,7 +99,7 @@ impl RefereeClock {
 /// Plays `moves` moves of each colour on a simulated clock; panics on an overrun.
 fn simulate(settings: &str, system: System, size: usize, moves: usize, send_time_left: bool) {
     let mut engine = Engine::new(EngineOptions {
-        size,
+        size: Some(size),
         threads: 1,
         ..EngineOptions::default()
     })
@@ -259,7 +259,7 @@ fn byoyomi_and_the_seeds_du_miao_never_run_out() {
 #[test]
 fn no_time_system_means_no_time_limit() {
     let mut engine = Engine::new(EngineOptions {
-        size: 9,
+        size: Some(9),
         threads: 1,
         ..EngineOptions::default()
     })
@@ -275,7 +275,7 @@ fn no_time_system_means_no_time_limit() {
 fn the_engine_charges_its_own_clock_when_no_time_left_comes() {
     use std::sync::Arc;
     let mut engine = Engine::new(EngineOptions {
-        size: 7,
+        size: Some(7),
         threads: 1,
         seed: Some(1),
         playouts: Some(50),
@@ -299,7 +299,7 @@ fn the_engine_charges_its_own_clock_when_no_time_left_comes() {
 #[test]
 fn fixed_time_per_move_is_a_hard_limit() {
     let engine = Engine::new(EngineOptions {
-        size: 9,
+        size: Some(9),
         threads: 1,
         time_per_move: Some(1.0),
         ..EngineOptions::default()

@@ -1,5 +1,6 @@
 //! Analysis commands for GUIs: Leela Zero's and KataGo's `lz-analyze` / `kata-analyze`
-//! (Sabaki, Lizzie), their `*-genmove_analyze` variants, and GoGui's analyze commands.
+//! (Sabaki, Lizzie) and their `*-genmove_analyze` variants. GoGui's analyze commands are in
+//! `gogui_commands`.
 //!
 //! `lz-analyze` and `kata-analyze` answer `=` on a line of its own, then search without limit,
 //! writing one line of `info move ... pv ...` segments (one per candidate, most visited first)
@@ -14,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::board::{Board, Color, Move};
-use crate::search::{Candidate, Limits, Mode, Observer, SearchResult, Summary};
+use crate::search::{Candidate, Limits, Mode, Observer, Summary};
 
 use super::{Call, CommandSpec, Engine, Signals, parse_color};
 
@@ -35,26 +36,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "kata-genmove_analyze",
         handler: kata_genmove_analyze,
-    },
-    CommandSpec {
-        name: "gogui-analyze_commands",
-        handler: gogui_analyze_commands,
-    },
-    CommandSpec {
-        name: "gogui-interrupt",
-        handler: gogui_interrupt,
-    },
-    CommandSpec {
-        name: "shoutan-analyze_gfx",
-        handler: analyze_gfx,
-    },
-    CommandSpec {
-        name: "shoutan-ownership",
-        handler: ownership_board,
-    },
-    CommandSpec {
-        name: "shoutan-search_summary",
-        handler: search_summary,
     },
 ];
 
@@ -411,118 +392,6 @@ fn genmove_analyze(
     let _ = write!(call.out, "play {answer}\n\n");
     let _ = call.out.flush();
     Ok(String::new())
-}
-
-/// GoGui sends `# interrupt` (which stops a running search) only to engines that list this
-/// command; the command itself does nothing.
-fn gogui_interrupt(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    super::expect_args(call.args, 0, "no arguments")?;
-    Ok(String::new())
-}
-
-/// GoGui's list of analyze commands: `type/label/command`.
-fn gogui_analyze_commands(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    super::expect_args(call.args, 0, "no arguments")?;
-    Ok([
-        "gfx/Search: best moves/shoutan-analyze_gfx",
-        "dboard/Search: ownership (black +1, white -1)/shoutan-ownership",
-        "string/Search: summary/shoutan-search_summary",
-        "gfx/Policy: move probabilities/shoutan-policy_gfx",
-    ]
-    .join("\n"))
-}
-
-/// A search for the side to move within the move limits, for the GoGui analyze commands.
-fn analysis_search(engine: &mut Engine) -> (Color, SearchResult) {
-    let color = engine.game.to_move();
-    let (_, result) = engine.think(color, Mode::Normal);
-    (color, result)
-}
-
-/// GoGui `gfx`: win rates of the best moves as labels, the principal variation as `VAR`.
-fn analyze_gfx(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    super::expect_args(call.args, 0, "no arguments")?;
-    let (color, result) = analysis_search(engine);
-    let board = engine.game.board();
-    let mut lines = Vec::new();
-    let mut labels = String::from("LABEL");
-    for c in result.summary.candidates.iter().take(10) {
-        if let Move::Play(p) = c.mv {
-            labels.push_str(&format!(
-                " {} {:.0}",
-                board.vertex_name(p),
-                100.0 * c.winrate
-            ));
-        }
-    }
-    lines.push(labels);
-    if let Some(best) = result.summary.best() {
-        let mut var = String::from("VAR");
-        let mut c = color;
-        for &m in &best.pv {
-            var.push_str(&format!(
-                " {} {}",
-                c.letter().to_ascii_lowercase(),
-                board.move_name(m)
-            ));
-            c = c.opponent();
-        }
-        lines.push(var);
-        lines.push(format!(
-            "TEXT {} {} win {:.1}% visits {} ({} playouts)",
-            color,
-            board.move_name(best.mv),
-            100.0 * best.winrate,
-            best.visits,
-            result.summary.playouts
-        ));
-    }
-    Ok(lines.join("\n"))
-}
-
-/// GoGui `dboard`: ownership from the playouts, +1 Black, -1 White, top row first.
-fn ownership_board(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    super::expect_args(call.args, 0, "no arguments")?;
-    let (_, result) = analysis_search(engine);
-    let board = engine.game.board();
-    let values = ownership_for(board, result.ownership.black_shares(), Color::Black);
-    let size = board.size();
-    let rows: Vec<String> = values
-        .chunks(size)
-        .map(|row| {
-            row.iter()
-                .map(|v| format!("{v:.2}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    Ok(format!("\n{}", rows.join("\n")))
-}
-
-/// GoGui `string`: the candidates of a search, one per line.
-fn search_summary(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
-    super::expect_args(call.args, 0, "no arguments")?;
-    let (color, result) = analysis_search(engine);
-    let board = engine.game.board();
-    let s = &result.summary;
-    let mut text = format!(
-        "{} to move: {} playouts in {:.2} s, score estimate {}{:.1}\n",
-        color,
-        s.playouts,
-        s.elapsed.as_secs_f64(),
-        if result.score >= 0.0 { "B+" } else { "W+" },
-        result.score.abs()
-    );
-    for c in s.candidates.iter().take(10) {
-        text.push_str(&format!(
-            "{:>5} win {:5.1}% visits {:>7} pv {}\n",
-            board.move_name(c.mv),
-            100.0 * c.winrate,
-            c.visits,
-            crate::search::format_moves(board, &c.pv)
-        ));
-    }
-    Ok(text)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, Move};
+use crate::board::{Color, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
@@ -17,11 +17,15 @@ use crate::time::{Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
 
 use super::Signals;
 
+/// The board an engine starts on when nobody chose a size.
+pub const DEFAULT_SIZE: usize = 19;
+
 /// Settings fixed at start-up (from the command line).
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Initial board size.
-    pub size: usize,
+    /// The board size the command line chose (`--size`); `None` leaves the choice to the
+    /// controller (`boardsize`, `loadsgf`) and starts on [`DEFAULT_SIZE`] meanwhile.
+    pub size: Option<usize>,
     /// Ruleset.
     pub rules: Rules,
     /// Komi override (else the ruleset's).
@@ -53,7 +57,7 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
         EngineOptions {
-            size: 19,
+            size: None,
             rules: Rules::chinese(),
             komi: None,
             ko: None,
@@ -87,6 +91,11 @@ pub struct Engine {
     pub time: Arc<dyn TimeSource>,
     /// How long the game has looked hopeless, over the moves generated for it.
     resignation: Resignation,
+    /// The last search a GoGui display asked for, and the position it was about.
+    display: Option<(PositionKey, SearchResult)>,
+    /// Whether the board size was chosen (by `--size`, `boardsize` or `loadsgf`) rather
+    /// than left at [`DEFAULT_SIZE`]: only then can shoutan tell GoGui the board's size.
+    size_chosen: bool,
     /// Game length when the clock was last charged (a shorter game is a new game).
     clock_move_number: usize,
     /// The position our last generated move left (game length and board hash): pondering
@@ -99,7 +108,7 @@ pub struct Engine {
 impl Engine {
     /// A fresh engine with an empty board as `options` say.
     pub fn new(options: EngineOptions) -> Result<Engine, String> {
-        let mut game = Game::new(options.size, options.rules.clone())?;
+        let mut game = Game::new(options.size.unwrap_or(DEFAULT_SIZE), options.rules.clone())?;
         if let Some(k) = options.komi {
             game.set_komi(k);
         }
@@ -107,6 +116,7 @@ impl Engine {
             game.set_ko_rule(ko);
         }
         let searcher = Searcher::new(search_config(&options));
+        let size_chosen = options.size.is_some();
         Ok(Engine {
             game,
             options,
@@ -115,6 +125,8 @@ impl Engine {
             searcher,
             time: Arc::new(SystemTime::default()),
             resignation: Resignation::default(),
+            display: None,
+            size_chosen,
             clock_move_number: 0,
             ponder_position: None,
             started: Instant::now(),
@@ -132,15 +144,29 @@ impl Engine {
         self.quit = true;
     }
 
-    /// A new game of `size` keeping rules, komi and ko rule.
+    /// A new game of `size`, the size the controller chose, keeping rules, komi and ko rule.
     pub fn new_game(&mut self, size: usize) -> Result<(), String> {
         let komi = self.game.komi();
         let ko = self.game.ko_rule();
         let mut game = Game::new(size, self.game.rules().clone())?;
         game.set_komi(komi);
         game.set_ko_rule(ko);
-        self.game = game;
+        self.load_game(game);
         Ok(())
+    }
+
+    /// Replaces the game by one the controller chose (a new board, a loaded record): its
+    /// size is the board's size from now on.
+    pub fn load_game(&mut self, game: Game) {
+        self.game = game;
+        self.size_chosen = true;
+    }
+
+    /// The board's size once it has been chosen (by `--size`, `boardsize` or `loadsgf`);
+    /// `None` while the engine only sits on its default board, whose size it cannot vouch
+    /// for.
+    pub fn chosen_size(&self) -> Option<usize> {
+        self.size_chosen.then(|| self.game.size())
     }
 
     /// Search limits for `color`'s next move: the fixed budgets from the options (playouts,
@@ -220,6 +246,25 @@ impl Engine {
             pv
         );
         (mv, result)
+    }
+
+    /// The search behind GoGui's analyze displays. Each display is a command of its own, and
+    /// all of them should tell one story about a position: so the last display search is
+    /// reported again while the position is the same one (moves, setup stones, size, komi,
+    /// rules, side to move), and a new search for the side to move, within the move limits,
+    /// runs only for another position or when `again` asks for more thinking (it goes on
+    /// from the tree, adding to the visits kept from before).
+    pub fn display_search(&mut self, again: bool) -> SearchResult {
+        let key = PositionKey::of(&self.game);
+        if !again
+            && let Some((k, result)) = &self.display
+            && *k == key
+        {
+            return result.clone();
+        }
+        let (_, result) = self.think(self.game.to_move(), Mode::Normal);
+        self.display = Some((key, result.clone()));
+        result
     }
 
     /// The answer to a move request for the game itself (`genmove` and its variants): the
@@ -350,6 +395,35 @@ impl Engine {
         self.game
             .play(mv, color)
             .map_err(|e| format!("internal error: generated an illegal move: {e}"))
+    }
+}
+
+/// What a search was about, for reporting it again: everything that makes two positions
+/// the same game to analyse.
+#[derive(Clone, Debug, PartialEq)]
+struct PositionKey {
+    size: usize,
+    rules: Rules,
+    komi_bits: u32,
+    ko: KoRule,
+    handicap: usize,
+    setup: Vec<(Point, Color)>,
+    moves: Vec<(Color, Move)>,
+    to_move: Color,
+}
+
+impl PositionKey {
+    fn of(game: &Game) -> PositionKey {
+        PositionKey {
+            size: game.size(),
+            rules: game.rules().clone(),
+            komi_bits: game.komi().to_bits(),
+            ko: game.ko_rule(),
+            handicap: game.handicap(),
+            setup: game.setup_stones().to_vec(),
+            moves: game.history().iter().map(|r| (r.color, r.mv)).collect(),
+            to_move: game.to_move(),
+        }
     }
 }
 

@@ -151,9 +151,19 @@ fn rules_game_id(_: &mut Engine, call: &mut Call<'_>) -> Result<String, String> 
     Ok("Go".into())
 }
 
+/// The board's size, once something chose it. GoGui asks a player this before it sends
+/// `boardsize`, and replaces the user's board by a new empty one when the answer differs
+/// from it; an error answer leaves the user's board alone. So an engine that has not been
+/// told a size says so rather than answer its default. A referee is never sent `boardsize`,
+/// and a player attached beside one is asked before it is: they must be started with
+/// `--size N`, which the message (shown by GoGui in a dialog) says.
 fn rules_board_size(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     expect_args(call.args, 0, "no arguments")?;
-    Ok(engine.game.size().to_string())
+    engine.chosen_size().map(|n| n.to_string()).ok_or_else(|| {
+        "no board size chosen yet (no --size, boardsize or loadsgf): as GoGui's rules \
+         referee, or as a player beside one, start shoutan with --size N for an NxN board"
+            .to_string()
+    })
 }
 
 fn rules_board(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {

@@ -31,7 +31,7 @@ fn loadsgf(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let game = &engine.game;
     let loaded =
         sgf::load(&text, &until, game.rules(), game.ko_rule(), game.komi()).map_err(&fail)?;
-    engine.game = loaded;
+    engine.load_game(loaded);
     Ok(engine.game.to_move().to_string())
 }
 
