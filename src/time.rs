@@ -232,8 +232,11 @@ impl Clock {
         // `extra` seconds the move may take beyond main time without harm.
         let main_phase = |left: f64, extra: f64| {
             let usable = (left * 0.95 - lag - MOVE_RESERVE * moves_left).max(0.0);
-            let target = usable / moves_left + 0.5 * extra;
-            secs(target, (3.0 * target).min(usable * 0.25 + extra))
+            // The target follows the phase of the game; the hard limit stays three plain
+            // shares, so that moves that all run to their limit still fit in the time left.
+            let plain = usable / moves_left + 0.5 * extra;
+            let target = usable * phase_share(size, move_number) + 0.5 * extra;
+            secs(target, (3.0 * plain).max(target).min(usable * 0.25 + extra))
         };
         match self.system {
             TimeSystem::None => None,
@@ -279,6 +282,33 @@ pub fn expected_moves_left(size: usize, move_number: usize) -> f64 {
     let total = 0.75 * area + 10.0;
     let left = (total - move_number as f64).max(0.2 * area + 10.0);
     left / 2.0
+}
+
+/// How much a move is worth thinking about at `move_number` on a board of `size`, relative to
+/// the others: the opening follows known shapes and the endgame is small, while the middle
+/// game decides most games. 0.6 at the first move, rising to 1.5 at a third of the expected
+/// game, falling back to 0.5 at its end and after.
+pub fn phase_weight(size: usize, move_number: usize) -> f64 {
+    let total = 0.75 * (size * size) as f64 + 10.0;
+    let x = move_number as f64 / total;
+    const PEAK: f64 = 1.0 / 3.0;
+    if x < PEAK {
+        0.6 + 0.9 * x / PEAK
+    } else {
+        (1.5 - (x - PEAK) / (1.0 - PEAK)).max(0.5)
+    }
+}
+
+/// The share of the usable main time that the move at `move_number` gets: its
+/// [`phase_weight`] over the weights of all of this player's moves still expected
+/// ([`expected_moves_left`], every other move from this one), so that the shares of the
+/// moves to come add up to the time left.
+pub fn phase_share(size: usize, move_number: usize) -> f64 {
+    let ours = expected_moves_left(size, move_number).ceil() as usize;
+    let sum: f64 = (0..ours.max(1))
+        .map(|k| phase_weight(size, move_number + 2 * k))
+        .sum();
+    phase_weight(size, move_number) / sum
 }
 
 /// A source of "now": the system clock, or a simulated one in tests.
@@ -413,6 +443,44 @@ mod tests {
         let b = clock.budget(Color::Black, 19, 100, 0.3).unwrap();
         assert!(b.max.as_secs_f64() < 60.0 - 0.3);
         assert!(b.max.as_secs_f64() > 50.0);
+    }
+
+    #[test]
+    fn the_middle_game_gets_more_time_than_the_opening_and_the_endgame() {
+        // 19x19, 30 minutes absolute, both clocks charged as if every move took its
+        // target: budgets by move number.
+        let mut clock = Clock::default();
+        clock.set_system(TimeSystem::Absolute { main: 1800.0 });
+        let mut target_at = vec![0.0; 301];
+        for m in 0..=300 {
+            let c = if m % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let b = clock.budget(c, 19, m, DEFAULT_LAG).unwrap();
+            target_at[m] = b.target.as_secs_f64();
+            clock.charge(c, target_at[m]);
+        }
+        let mean = |r: std::ops::Range<usize>| {
+            let n = r.len() as f64;
+            r.map(|m| target_at[m]).sum::<f64>() / n
+        };
+        let (opening, middle, endgame) = (mean(0..20), mean(80..120), mean(240..280));
+        assert!(middle > 1.3 * opening, "{opening} {middle}");
+        assert!(middle > 1.3 * endgame, "{middle} {endgame}");
+        // And the clock lasts: at move 300 there is still time left for both.
+        assert!(
+            clock
+                .players
+                .iter()
+                .all(|p| p.time_left > 10.0 && !p.expired)
+        );
+        // The weights of a whole expected game share the usable time out exactly.
+        let total: f64 = (0..expected_moves_left(19, 0).ceil() as usize)
+            .map(|k| phase_share(19, 0) * phase_weight(19, 2 * k) / phase_weight(19, 0))
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{total}");
     }
 
     #[test]
