@@ -59,6 +59,10 @@ struct Cli {
     /// command arrives (the next move reuses that tree).
     #[arg(long)]
     ponder: bool,
+    /// Dynamic komi in handicap games: off, linear or adaptive (the search counts with komi
+    /// shifted towards White, shrinking as the game goes on).
+    #[arg(long, default_value = "linear")]
+    dynamic_komi: String,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
     /// resign_streak, virtual_loss, lgrf, lgrf_order, prior.RULE.
@@ -238,6 +242,7 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
         params,
         lag: cli.lag,
         ponder: cli.ponder,
+        dynamic_komi: shoutan::search::dynkomi::DynamicKomiScheme::parse(&cli.dynamic_komi)?,
     })
 }
 

@@ -451,16 +451,16 @@ mod tests {
         // target: budgets by move number.
         let mut clock = Clock::default();
         clock.set_system(TimeSystem::Absolute { main: 1800.0 });
-        let mut target_at = vec![0.0; 301];
+        let mut target_at = Vec::new();
         for m in 0..=300 {
             let c = if m % 2 == 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            let b = clock.budget(c, 19, m, DEFAULT_LAG).unwrap();
-            target_at[m] = b.target.as_secs_f64();
-            clock.charge(c, target_at[m]);
+            let target = clock.budget(c, 19, m, DEFAULT_LAG).unwrap().target;
+            target_at.push(target.as_secs_f64());
+            clock.charge(c, target.as_secs_f64());
         }
         let mean = |r: std::ops::Range<usize>| {
             let n = r.len() as f64;

@@ -9,6 +9,7 @@ use shoutan::game::Game;
 use shoutan::gtp::{Engine, EngineOptions};
 use shoutan::rules::Rules;
 use shoutan::score::Ownership;
+use shoutan::search::dynkomi::DynamicKomiScheme;
 use shoutan::search::{
     Candidate, Limits, LogObserver, Mode, SearchConfig, SearchResult, Searcher, Summary,
     effective_komi, root_moves,
@@ -268,6 +269,50 @@ fn passing_back_ends_an_open_game_when_going_on_loses() {
     let decide = |s: &mut Searcher, w| s.decide(&game, Color::White, Mode::Normal, &result(w));
     assert_eq!(decide(&mut searcher, 0.3), Move::Pass);
     assert_eq!(decide(&mut searcher, 0.7), e7);
+}
+
+#[test]
+fn dynamic_komi_brings_handicap_games_closer_for_both_sides() {
+    // 19x19 with four handicap stones: White, giving them, and Black, holding them, both
+    // count with komi shifted towards White, so their win rates move towards the middle
+    // (White's up, Black's down) where the search can tell moves apart.
+    let winrate = |scheme: &str, color: Color| {
+        let mut e = Engine::new(EngineOptions {
+            size: Some(19),
+            threads: 1,
+            seed: Some(1),
+            playouts: Some(600),
+            max_memory: 64 << 20,
+            dynamic_komi: DynamicKomiScheme::parse(scheme).unwrap(),
+            ..EngineOptions::default()
+        })
+        .unwrap();
+        ok(e.execute("fixed_handicap 4"));
+        if color == Color::Black {
+            ok(e.execute("play w Q10"));
+        }
+        let limits = e.move_limits(color);
+        let stop = AtomicBool::new(false);
+        let mut observer = LogObserver { stop: &stop };
+        let (_, result) = e.think_for_game(color, Mode::Normal, limits, &mut observer, true);
+        result.winrate()
+    };
+    let (white_off, white_linear) = (
+        winrate("off", Color::White),
+        winrate("linear", Color::White),
+    );
+    assert!(
+        white_linear > white_off + 0.05,
+        "{white_off} -> {white_linear}"
+    );
+    let (black_off, black_linear) = (
+        winrate("off", Color::Black),
+        winrate("linear", Color::Black),
+    );
+    assert!(
+        black_linear < black_off - 0.05,
+        "{black_off} -> {black_linear}"
+    );
 }
 
 #[test]

@@ -386,7 +386,7 @@ fn genmove_analyze(
         broken: false,
         priors: super::policy_commands::move_probabilities(engine, color),
     };
-    let (mv, result) = engine.think_with(color, Mode::Normal, limits, &mut writer);
+    let (mv, result) = engine.think_for_game(color, Mode::Normal, limits, &mut writer, true);
     let decision = engine.decide_for_game(color, Mode::Normal, mv, &result);
     let answer = engine.finish_move(color, decision, t0)?;
     let _ = write!(call.out, "play {answer}\n\n");

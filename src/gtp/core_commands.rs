@@ -193,7 +193,12 @@ fn genmove_cleanup(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, S
 /// the game's resignation streak alone.
 fn reg_genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let color = parse_one_color(call.args, "reg_genmove COLOR")?;
-    let (mv, _) = engine.think(color, Mode::Normal);
+    let limits = engine.move_limits(color);
+    let signals = std::sync::Arc::clone(&engine.signals);
+    let mut observer = crate::search::LogObserver {
+        stop: &signals.interrupt,
+    };
+    let (mv, _) = engine.think_for_game(color, Mode::Normal, limits, &mut observer, false);
     Ok(engine.game.board().move_name(mv))
 }
 

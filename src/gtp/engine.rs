@@ -9,6 +9,7 @@ use crate::board::{Color, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
+use crate::search::dynkomi::{DynamicKomi, DynamicKomiScheme};
 use crate::search::{
     self, Decision, Limits, LogObserver, Mode, Observer, Params, Resignation, SearchConfig,
     SearchResult, Searcher, Summary,
@@ -52,6 +53,8 @@ pub struct EngineOptions {
     pub lag: f64,
     /// Think on the opponent's time: after playing a move, search on until the next command.
     pub ponder: bool,
+    /// How the search shifts komi in handicap games ([`search::dynkomi`]).
+    pub dynamic_komi: DynamicKomiScheme,
 }
 
 impl Default for EngineOptions {
@@ -71,6 +74,7 @@ impl Default for EngineOptions {
             params: Params::default(),
             lag: DEFAULT_LAG,
             ponder: false,
+            dynamic_komi: DynamicKomiScheme::default(),
         }
     }
 }
@@ -91,6 +95,8 @@ pub struct Engine {
     pub time: Arc<dyn TimeSource>,
     /// How long the game has looked hopeless, over the moves generated for it.
     resignation: Resignation,
+    /// The dynamic komi of the game's moves in handicap games.
+    dynamic_komi: DynamicKomi,
     /// The last search a GoGui display asked for, and the position it was about.
     display: Option<(PositionKey, SearchResult)>,
     /// Whether the board size was chosen (by `--size`, `boardsize` or `loadsgf`) rather
@@ -117,6 +123,7 @@ impl Engine {
         }
         let searcher = Searcher::new(search_config(&options));
         let size_chosen = options.size.is_some();
+        let dynamic_komi = DynamicKomi::new(options.dynamic_komi);
         Ok(Engine {
             game,
             options,
@@ -125,6 +132,7 @@ impl Engine {
             searcher,
             time: Arc::new(SystemTime::default()),
             resignation: Resignation::default(),
+            dynamic_komi,
             display: None,
             size_chosen,
             clock_move_number: 0,
@@ -293,11 +301,41 @@ impl Engine {
         }
     }
 
+    /// The search behind a move for the game (`genmove` and its variants, and `reg_genmove`,
+    /// which asks what genmove would play): [`Engine::think_with`] counting with the dynamic
+    /// komi of handicap games. `learn` lets the adaptive scheme learn from it (a move that is
+    /// played).
+    pub fn think_for_game(
+        &mut self,
+        color: Color,
+        mode: Mode,
+        limits: Limits,
+        observer: &mut dyn Observer,
+        learn: bool,
+    ) -> (Move, SearchResult) {
+        let extra = self.dynamic_komi.extra_komi(&self.game, color);
+        if extra != 0.0 {
+            log::info!("dynamic komi: counting with {extra:+.1} points for White");
+        }
+        self.searcher.set_extra_komi(extra);
+        let (mv, result) = self.think_with(color, mode, limits, observer);
+        self.searcher.set_extra_komi(0.0);
+        if learn {
+            self.dynamic_komi.observe(&self.game, color, &result);
+        }
+        (mv, result)
+    }
+
     /// Generates and plays `color`'s move: search, decide, play, and charge the time used to
     /// our clock. Returns the answer text (a vertex, `pass` or `resign`).
     pub fn generate(&mut self, color: Color, mode: Mode) -> Result<String, String> {
         let t0 = self.begin_clock();
-        let (mv, result) = self.think(color, mode);
+        let limits = self.move_limits(color);
+        let signals = Arc::clone(&self.signals);
+        let mut observer = LogObserver {
+            stop: &signals.interrupt,
+        };
+        let (mv, result) = self.think_for_game(color, mode, limits, &mut observer, true);
         let decision = self.decide_for_game(color, mode, mv, &result);
         self.finish_move(color, decision, t0)
     }

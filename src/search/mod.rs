@@ -15,6 +15,7 @@
 //! Resigning is the game's decision, not a search's: see [`Resignation`].
 
 pub mod decide;
+pub mod dynkomi;
 pub mod params;
 pub mod priors;
 pub mod report;
@@ -103,6 +104,8 @@ pub struct Searcher {
     /// Per thread: who owned each point at the end of its playouts in this search.
     ownership: Vec<OwnershipCounts>,
     searches: u64,
+    /// Extra komi for White the searches count with (dynamic komi, [`dynkomi`]).
+    extra_komi: f32,
 }
 
 /// Nodes' size in bytes, for the memory cap.
@@ -118,12 +121,20 @@ impl Searcher {
             workers: Vec::new(),
             ownership: Vec::new(),
             searches: 0,
+            extra_komi: 0.0,
         }
     }
 
     /// The configuration.
     pub fn config(&self) -> &SearchConfig {
         &self.config
+    }
+
+    /// Makes the next searches count with `points` of extra komi for White (negative for
+    /// Black) beyond the game's: dynamic komi in handicap games ([`dynkomi`]). The tree is
+    /// kept across such changes; only the evaluation of new simulations moves.
+    pub fn set_extra_komi(&mut self, points: f32) {
+        self.extra_komi = points;
     }
 
     /// Forgets the tree (the next search starts from scratch).
@@ -161,10 +172,11 @@ impl Searcher {
         }
         self.searches += 1;
 
-        let komi = effective_komi(game);
+        let game_komi = effective_komi(game);
+        let komi = game_komi + self.extra_komi;
         let size = game.size();
         let capacity = (self.config.max_memory / NODE_BYTES).max(MIN_TREE_NODES);
-        let key = RootKey::of(game, color, komi);
+        let key = RootKey::of(game, color, game_komi);
         let mut tree = match self.tree.take() {
             Some(t) if t.arena.capacity() == capacity => t,
             _ => {
