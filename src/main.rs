@@ -65,7 +65,7 @@ struct Cli {
     dynamic_komi: String,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
-    /// resign_streak, virtual_loss, lgrf, lgrf_order, prior.RULE.
+    /// resign_streak, virtual_loss, lgrf, lgrf_order, widen_visits, widen_rate, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Move-prediction model file to use instead of the built-in one.

@@ -132,6 +132,26 @@ fn resigns_after_a_few_hopeless_moves_but_never_at_the_start() {
 }
 
 #[test]
+fn each_colour_keeps_its_own_resign_streak() {
+    // One engine plays both sides (GoGui's "computer plays both", self-play): White's
+    // winning moves in between do not reset Black's streak, so Black still resigns at its
+    // third hopeless move.
+    let mut e = hopeless_for_black();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        answers.push(ok(e.execute("genmove b")));
+        if answers.last().is_some_and(|a| a == "resign") {
+            break;
+        }
+        let white = ok(e.execute("genmove w"));
+        assert_ne!(white, "resign", "White wins this game");
+    }
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers[..2].iter().all(|a| a != "resign"), "{answers:?}");
+    assert_eq!(answers[2], "resign", "{answers:?}");
+}
+
+#[test]
 fn only_moves_played_count_towards_resigning() {
     // Analysis and reg_genmove search the hopeless position without feeding the streak:
     // after them, the first genmove still plays.

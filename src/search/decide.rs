@@ -67,8 +67,11 @@ pub enum Decision {
 /// (KataGo too decides resignation in its GTP layer.)
 #[derive(Clone, Debug, Default)]
 pub struct Resignation {
-    /// Consecutive generated moves whose best win rate was below the resign threshold.
-    hopeless_streak: u32,
+    /// Per colour (indexed by [`Color::index`]), consecutive moves generated for it whose
+    /// best win rate was below the resign threshold. One streak per colour: when one
+    /// engine plays both sides (GoGui's computer-plays-both, self-play), the winning
+    /// side's moves must not keep resetting the losing side's streak.
+    hopeless_streak: [u32; 2],
     /// Game length at the last generated move (a shorter game is a new game).
     last_move_number: usize,
 }
@@ -86,18 +89,20 @@ impl Resignation {
         config: &SearchConfig,
     ) -> bool {
         if game.move_number() < self.last_move_number {
-            self.hopeless_streak = 0;
+            self.hopeless_streak = [0; 2];
         }
         self.last_move_number = game.move_number();
         if mode != Mode::Normal {
             return false;
         }
         let searched = result.summary.root_visits >= RESIGN_MIN_VISITS;
+        let streak = &mut self.hopeless_streak[color.index()];
         if searched && result.winrate() < config.resign_threshold as f64 {
-            self.hopeless_streak += 1;
+            *streak += 1;
         } else {
-            self.hopeless_streak = 0;
+            *streak = 0;
         }
+        let streak = *streak;
         let size = game.size();
         let handicap_white = game.handicap() > 0 && color == Color::White;
         let min_moves = size * size
@@ -117,7 +122,7 @@ impl Resignation {
         } else {
             hopeful_score > 0.0
         };
-        self.hopeless_streak >= config.params.resign_streak.max(1)
+        streak >= config.params.resign_streak.max(1)
             && game.move_number() >= min_moves
             && lost_even_hopefully
     }

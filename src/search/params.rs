@@ -55,6 +55,13 @@ pub struct Params {
     /// Where heavy playouts try the stored reply: 0 before the atari tactics, 1 between the
     /// tactics and the 3x3 shapes.
     pub lgrf_order: u8,
+    /// Progressive widening with the learned policy: below the root, a node's children
+    /// are ordered by the policy's probability and only the first few take part in
+    /// selection, one more each time the node's visits grow by `widen_rate` past
+    /// `widen_visits` (0: every child from the start).
+    pub widen_visits: f32,
+    /// Growth factor of the visits between two unprunings (see `widen_visits`).
+    pub widen_rate: f32,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -74,6 +81,8 @@ impl Default for Params {
             virtual_loss: 1,
             lgrf: 0,
             lgrf_order: 0,
+            widen_visits: 0.0,
+            widen_rate: 1.4,
             prior_overrides: Vec::new(),
         }
     }
@@ -106,6 +115,8 @@ impl Params {
             "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
             "lgrf" => self.lgrf = (number as u8).min(2),
             "lgrf_order" => self.lgrf_order = (number as u8).min(1),
+            "widen_visits" => self.widen_visits = number as f32,
+            "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
@@ -123,6 +134,17 @@ impl Params {
             let _ = w.set(name, *value);
         }
         w
+    }
+
+    /// How many children, best by the policy first, a node of `visits` visits selects
+    /// among under progressive widening ([`Params::widen_visits`]); `usize::MAX` when
+    /// widening is off.
+    pub(super) fn widening(&self, visits: u32) -> usize {
+        if self.widen_visits <= 0.0 {
+            return usize::MAX;
+        }
+        let grown = (1.0 + visits as f32 / self.widen_visits).ln() / self.widen_rate.ln();
+        1 + grown as usize
     }
 
     /// Visits a leaf needs before it gets children on a board of `size`.
@@ -219,5 +241,20 @@ mod tests {
         assert_eq!(p.expand_threshold_for(9), 2);
         p.set("expand_threshold=5").unwrap();
         assert_eq!(p.expand_threshold_for(19), 5);
+        assert_eq!(p.widening(1_000_000), usize::MAX);
+    }
+
+    #[test]
+    fn widening_unprunes_a_child_each_time_the_visits_grow_by_the_rate() {
+        let mut p = Params::default();
+        p.set("widen_visits=40").unwrap();
+        p.set("widen_rate=2").unwrap();
+        // 1 + log2(1 + n/40) children: one at first, two from 40 visits, three from 120.
+        assert_eq!(p.widening(0), 1);
+        assert_eq!(p.widening(39), 1);
+        assert_eq!(p.widening(40), 2);
+        assert_eq!(p.widening(119), 2);
+        assert_eq!(p.widening(120), 3);
+        assert_eq!(p.widening(40 * 1023), 11);
     }
 }

@@ -222,6 +222,12 @@ impl Worker {
             } else {
                 s.params.explore
             };
+            let children = if id == tree.root || s.prediction.is_none() {
+                children
+            } else {
+                let width = s.params.widening(node.visits()).min(children.len());
+                children.start..children.start + width as NodeId
+            };
             let child = select(s, explore, node.visits(), children);
             let cnode = tree.get(child);
             cnode.add_virtual_loss(s.params.virtual_loss);
@@ -309,6 +315,12 @@ impl Worker {
                 &mut self.policy_candidates,
                 &mut self.policy_out,
             );
+            if s.params.widen_visits > 0.0 {
+                // Progressive widening selects among the likeliest children first (an
+                // unstable sort: it allocates nothing, and all probabilities differ or
+                // tie on moves of equal worth).
+                self.policy_out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1));
+            }
             for &(mv, probability) in &self.policy_out {
                 let rules = move_prior(board, mv, color, &s.priors, &mut self.scratch);
                 let (n, v) = with_policy(rules, s.priors.policy, probability);
