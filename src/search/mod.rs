@@ -239,7 +239,7 @@ impl Searcher {
         let mut root_prior = |mv: Move| {
             let rules = move_prior(root_board, mv, color, &priors, &mut scratch);
             match root_policy.iter().find(|&&(m, _)| m == mv) {
-                Some(&(_, probability)) => with_policy(rules, priors.policy, probability),
+                Some(&(_, probability)) => with_policy(mv, rules, priors.policy, probability),
                 None => rules,
             }
         };

@@ -55,26 +55,29 @@ pub struct PriorWeights {
 }
 
 impl PriorWeights {
-    /// Defaults that suit a board of `size` (tuned by self-play on 9x9: twice the weights of
-    /// a first guess won 38 of 60 games against it).
+    /// Defaults that suit a board of `size`, measured in self-play (`docs/strength.md`): the
+    /// learned policy on every size (9x9: 53 of 59 games against none; 19x19: 8 of 8). On
+    /// boards below 13x13 the policy also replaces the hand rules it already knows
+    /// (captures, escapes, ataris, shapes, nearness, the first line): 30 of 46 games
+    /// against keeping them; on big boards they stay until measured.
     pub fn for_size(size: usize) -> PriorWeights {
         let big = size >= 13;
         PriorWeights {
             even: if big { 40 } else { 20 },
-            capture: if big { 60 } else { 40 },
-            escape: if big { 40 } else { 30 },
-            atari: if big { 12 } else { 8 },
+            capture: if big { 60 } else { 0 },
+            escape: if big { 40 } else { 0 },
+            atari: if big { 12 } else { 0 },
             self_atari: if big { 60 } else { 40 },
             throw_in_max: 2,
-            shape: if big { 20 } else { 10 },
-            near_last: if big { 40 } else { 20 },
-            first_line: if big { 60 } else { 20 },
+            shape: if big { 20 } else { 0 },
+            near_last: if big { 40 } else { 0 },
+            first_line: if big { 60 } else { 0 },
             second_line: if big { 20 } else { 0 },
             third_line: if big { 20 } else { 0 },
             fourth_line: if big { 12 } else { 0 },
             corner: 0,
             pass: if big { 80 } else { 40 },
-            policy: 0,
+            policy: 200,
         }
     }
 }
@@ -282,9 +285,14 @@ pub fn move_prior(
     acc.finish()
 }
 
-/// Adds the learned policy's opinion to a rule-based prior `(visits, value)`: a move of
-/// probability `p` gains `weight·√p` visits as wins.
-pub fn with_policy(prior: (u32, f32), weight: u32, p: f32) -> (u32, f32) {
+/// Adds the learned policy's opinion of `mv` to its rule-based prior `(visits, value)`: a
+/// move of probability `p` gains `weight·√p` visits as wins. Passing keeps its rule prior:
+/// the model learned from people who pass back once the game looks over to them, while
+/// whether the game is over is the search's own judgement (`decide.rs`).
+pub fn with_policy(mv: Move, prior: (u32, f32), weight: u32, p: f32) -> (u32, f32) {
+    if mv == Move::Pass {
+        return prior;
+    }
     let extra = (weight as f32 * p.max(0.0).sqrt()).round() as u32;
     if extra == 0 {
         return prior;
@@ -332,6 +340,23 @@ mod tests {
     use crate::game::Game;
     use crate::rules::Rules;
 
+    /// The 9x9 weights with every hand rule on (the defaults leave most of them to the
+    /// learned policy), so each rule's own effect shows.
+    fn hand_rules_9x9() -> PriorWeights {
+        let mut w = PriorWeights::for_size(9);
+        for (rule, weight) in [
+            ("capture", 40),
+            ("escape", 30),
+            ("atari", 8),
+            ("shape", 10),
+            ("near_last", 20),
+            ("first_line", 20),
+        ] {
+            w.set(rule, weight).unwrap();
+        }
+        w
+    }
+
     fn setup(size: usize, stones: &[(&str, Color)]) -> Game {
         let mut g = Game::new(size, Rules::chinese()).unwrap();
         for &(v, c) in stones {
@@ -359,7 +384,7 @@ mod tests {
                 ("C2", Black),
             ],
         );
-        let w = PriorWeights::for_size(9);
+        let w = hand_rules_9x9();
         let value = |v: &str| {
             let (n, x) = move_prior(g.board(), mv(&g, v), Black, &w, &mut Board::new(9));
             n as f32 * (x - 0.5)
@@ -415,7 +440,7 @@ mod tests {
             ],
         );
         // Black chain A2-B2-C2 has liberties A1, B1 (C1 is White). Black B1 leaves A1 only.
-        let w = PriorWeights::for_size(9);
+        let w = hand_rules_9x9();
         let scratch = &mut Board::new(9);
         let (_, x) = move_prior(g.board(), mv(&g, "B1"), Black, &w, scratch);
         let (_, y) = move_prior(g.board(), mv(&g, "E5"), Black, &w, scratch);
@@ -436,7 +461,7 @@ mod tests {
         };
         assert!(crate::patterns::matches_shape(g.board(), e5, Black));
         assert!(!crate::patterns::matches_shape(g.board(), b2, Black));
-        let with = PriorWeights::for_size(9);
+        let with = hand_rules_9x9();
         let mut without = with.clone();
         without.set("shape", 0).unwrap();
         let scratch = &mut Board::new(9);
@@ -469,7 +494,7 @@ mod tests {
         let mut broken = ladder.to_vec();
         broken.insert(6, ("B5", Black));
         broken.insert(7, ("J9", White));
-        let w = PriorWeights::for_size(9);
+        let w = hand_rules_9x9();
         let scratch = &mut Board::new(9);
         let prior = |stones: &[(&str, Color)], scratch: &mut Board| {
             let g = setup(9, stones);

@@ -323,7 +323,7 @@ impl Worker {
             }
             for &(mv, probability) in &self.policy_out {
                 let rules = move_prior(board, mv, color, &s.priors, &mut self.scratch);
-                let (n, v) = with_policy(rules, s.priors.policy, probability);
+                let (n, v) = with_policy(mv, rules, s.priors.policy, probability);
                 self.expand_moves.push((mv, n, v));
             }
         } else {
