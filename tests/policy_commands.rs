@@ -115,6 +115,25 @@ fn gogui_heat_map_and_analysis_priors_come_from_the_policy() {
     assert!(lines[1].starts_with("LABEL "));
     assert!(lines[2].starts_with("TEXT white policy: "));
     let moves = policy(&mut e, "w");
+    // The labels are percentages with their sign, each the rounded probability of its
+    // point (`<1%` below one half percent, never a bare `0`).
+    let labels: Vec<&str> = lines[1].split(' ').skip(1).collect();
+    assert_eq!(labels.len(), 20, "ten labelled points: {gfx}");
+    for pair in labels.chunks(2) {
+        let (vertex, label) = (pair[0], pair[1]);
+        let p = moves
+            .iter()
+            .find(|(v, _)| v == vertex)
+            .map(|m| 100.0 * m.1)
+            .expect("a labelled point is a candidate");
+        let number = label.strip_suffix('%').expect("a percent sign");
+        if number == "<1" {
+            assert!(p < 0.5, "{vertex} {p}");
+        } else {
+            let shown: f64 = number.parse().expect("a whole percent");
+            assert!((shown - p).abs() <= 0.5 + 1e-3, "{vertex} {label} {p}");
+        }
+    }
     // The analysis shows each candidate's policy probability as its prior.
     let mut gtp = common::GtpProcess::spawn(
         Path::new(env!("CARGO_BIN_EXE_shoutan")),

@@ -50,6 +50,17 @@ fn policy_list(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, Strin
     Ok(lines.join("\n"))
 }
 
+/// A board label for a probability: whole percents with the sign (`92%`), `<1%` below one
+/// half percent, so that GoGui never shows a bare `0` on a candidate point.
+fn percent_label(p: f32) -> String {
+    let percent = 100.0 * p;
+    if percent < 0.5 {
+        "<1%".to_string()
+    } else {
+        format!("{percent:.0}%")
+    }
+}
+
 /// `shoutan-policy_gfx [COLOR]`: GoGui `gfx`, a heat map of the probabilities (`INFLUENCE`,
 /// the square root of each probability over the highest, so that the weaker candidates
 /// still show), the first ten as percentage labels, and the best ones in the status line.
@@ -66,7 +77,7 @@ fn policy_gfx(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String
             let name = board.vertex_name(q);
             influence.push_str(&format!(" {name} {:.3}", (p / best).sqrt()));
             if shown < 10 {
-                labels.push_str(&format!(" {name} {:.0}", 100.0 * p));
+                labels.push_str(&format!(" {name} {}", percent_label(p)));
                 shown += 1;
             }
         }
