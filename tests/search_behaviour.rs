@@ -280,6 +280,7 @@ fn passing_back_ends_an_open_game_when_going_on_loses() {
             }],
             root_visits: 5000,
             nodes: (1000, 100_000),
+            reclaims: 0,
             ownership: None,
         },
         ownership: Ownership::none(),
