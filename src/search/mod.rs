@@ -3,9 +3,9 @@
 //!
 //! UCT with RAVE (all-moves-as-first) over a tree shared by all threads through atomic
 //! counters ([`tree`]; a read lock per simulation only keeps them off the tree while one of
-//! them reclaims its memory), new nodes seeded with cheap Go knowledge ([`priors`]), virtual loss to spread the
-//! threads, Monte-Carlo playouts at the leaves ([`crate::playout`]), one thread's work in
-//! `worker`. The tree is kept between moves: the moves played since the last search select
+//! them reclaims its memory), new nodes seeded with cheap Go knowledge ([`priors`]), virtual
+//! loss to spread the threads, Monte-Carlo playouts at the leaves ([`crate::playout`]), one
+//! thread's work in `worker`. The tree is kept between moves: the moves played since the last search select
 //! the subtree to go on with. Lines that end with two passes are counted with dead stones
 //! removed ([`crate::score::settle`]).
 //!
