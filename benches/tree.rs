@@ -10,7 +10,7 @@ use shoutan::search::tree::{MAX_SLIDE_NODES, NodeId, Tree};
 /// `nodes` nodes (eight children per node); returns the tree and that child.
 fn tree_with_subtree(nodes: usize) -> (Tree, NodeId) {
     let mut tree = Tree::new(nodes + 100);
-    let root = tree.root;
+    let root = tree.root_id();
     let kept = [Move::Play(10), Move::Play(11)];
     assert!(tree.set_children(root, &kept, |_| (1, 0.5)));
     let first = tree.child_by_move(root, kept[0]).expect("just added");

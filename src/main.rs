@@ -48,9 +48,9 @@ struct Cli {
     /// Resign when the win rate stays below this for a few moves.
     #[arg(long, default_value_t = 0.1)]
     resign_threshold: f32,
-    /// Memory for the search tree, e.g. 4G, 512M (bytes without a suffix). When it is full
-    /// the tree stops growing and the search goes on.
-    #[arg(long, default_value = "4G")]
+    /// Memory for the search tree, e.g. 768M, 2G (bytes without a suffix). When it is
+    /// nearly full the least visited subtrees are dropped and the search goes on deepening.
+    #[arg(long, default_value = "768M")]
     max_memory: String,
     /// Seconds per move kept in reserve against the controller's clock (pipes, GUI).
     #[arg(long, default_value_t = shoutan::time::DEFAULT_LAG)]

@@ -1,7 +1,8 @@
 //! Thinking on the opponent's time (`--ponder`), through the built binary: the engine searches
-//! between its move and the next command, answers that command at once, stops by itself when
-//! the tree is full, and does nothing of the kind without the flag. What it pondered is read
-//! from its log (stderr at info level).
+//! between its move and the next command, answers that command at once, goes on within its
+//! memory cap however long the opponent thinks (a full tree drops its least visited subtrees),
+//! and does nothing of the kind without the flag. What it pondered is read from its log
+//! (stderr at info level).
 
 mod common;
 
@@ -85,23 +86,92 @@ fn ponders_until_the_next_command() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Playouts, nodes in use, node capacity and reclaims of each progress line of a search
+/// ("N playouts (R/s), tree U/C nodes, K reclaims, ..."), in order.
+fn progress(log: &Path) -> Vec<(u64, usize, usize, u32)> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let words: Vec<&str> = l[l.find("] ")? + 2..].split(' ').collect();
+            if words.get(1) != Some(&"playouts") || words.get(3) != Some(&"tree") {
+                return None;
+            }
+            let (used, capacity) = words.get(4)?.split_once('/')?;
+            Some((
+                words[0].parse().ok()?,
+                used.parse().ok()?,
+                capacity.parse().ok()?,
+                words.get(6)?.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// The resident memory of process `pid` in KiB (Linux).
+fn resident_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Waits (at most [`BOUND`]) for a progress line of `log` that `ok` accepts, and returns it.
+fn wait_for_progress(
+    log: &Path,
+    ok: impl Fn(&(u64, usize, usize, u32)) -> bool,
+) -> (u64, usize, usize, u32) {
+    let start = Instant::now();
+    loop {
+        if let Some(&line) = progress(log).iter().rev().find(|l| ok(l)) {
+            return line;
+        }
+        assert!(start.elapsed() < BOUND, "{:?}", progress(log));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
-fn pondering_stops_when_the_tree_is_full() {
+fn pondering_goes_on_within_a_full_tree() {
     let dir = scratch_dir("ponder-full");
-    // The smallest tree: pondering fills it long before any command comes.
+    // The smallest tree, about 20 000 nodes: pondering fills it many times over.
     let (mut e, log) = spawn(&dir, &["--ponder", "--max-memory", "1M"]);
     assert!(e.send("boardsize 9").expect("answer").ok);
-    assert!(e.send("genmove b").expect("answer").ok);
-    let start = Instant::now();
-    while !pondered(&log).iter().any(|(_, l)| l.contains("tree full")) {
-        assert!(start.elapsed() < BOUND, "{:?}", pondered(&log));
-        std::thread::sleep(Duration::from_millis(20));
+    let first = e.send("genmove b").expect("answer");
+    assert!(first.ok, "{first:?}");
+    // The tree has been reclaimed twice, so its memory is all touched.
+    let (playouts, _, capacity, _) = wait_for_progress(&log, |l| l.3 >= 2);
+    let resident = resident_kib(e.id());
+    // Searching on for as many more playouts as nodes fit in the tree: uncapped, the tree
+    // alone would grow by several times its cap (each playout adds about 36 nodes here).
+    let target = playouts + capacity as u64;
+    let (_, _, _, reclaims) = wait_for_progress(&log, |l| l.0 >= target);
+    // Still one pondering search: it never stopped by itself.
+    assert!(pondered(&log).is_empty(), "{:?}", pondered(&log));
+    assert!(reclaims >= 4, "{:?}", progress(&log));
+    for &(_, used, cap, _) in &progress(&log) {
+        assert!(used <= cap, "{used}/{cap}");
     }
-    // It does not start again while the position is the same (a pondering search logs
-    // when it stops, here at the end of the input at the latest).
+    if let (Some(before), Some(after)) = (resident, resident_kib(e.id())) {
+        // The tree is 1 MiB; what it would have grown by uncapped is over 30 MiB.
+        assert!(after < before + 8 * 1024, "{before} KiB -> {after} KiB");
+    }
+    // A command stops it at once; a move after it is answered promptly, from the same tree.
+    let start = Instant::now();
     assert_eq!(e.send("name").expect("answer").text, "shoutan");
+    let reply = e
+        .send(if first.text == "C3" {
+            "play w G7"
+        } else {
+            "play w C3"
+        })
+        .expect("answer");
+    assert!(reply.ok, "{reply:?}");
+    assert!(e.send("genmove b").expect("answer").ok);
+    assert!(start.elapsed() < BOUND, "{:?}", start.elapsed());
     finish(e);
-    assert_eq!(pondered(&log).len(), 1, "{:?}", pondered(&log));
+    let lines = pondered(&log);
+    assert!(!lines.is_empty(), "{lines:?}");
+    assert!(lines[0].0 >= target, "{lines:?}");
+    assert!(lines[0].1.contains("reclaims"), "{lines:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

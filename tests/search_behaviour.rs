@@ -280,6 +280,7 @@ fn passing_back_ends_an_open_game_when_going_on_loses() {
             }],
             root_visits: 5000,
             nodes: (1000, 100_000),
+            reclaims: 0,
             ownership: None,
         },
         ownership: Ownership::none(),
@@ -395,35 +396,70 @@ fn the_tree_is_reused_after_the_moves_played() {
     assert!(third.summary.root_visits as u64 <= third.summary.playouts + 1);
 }
 
+/// Checks that the searcher's tree is whole: every node in use is reached exactly once from
+/// the root, and every child range lies inside the part in use. (A child block may lie
+/// before its parent: the root's children are made anew at each search, after the subtrees
+/// they keep.)
+fn assert_tree_whole(s: &Searcher) {
+    let tree = s.tree().expect("a tree after a search");
+    let used = tree.arena.used();
+    assert!(used <= tree.arena.capacity());
+    assert_eq!(
+        tree.subtree_size(tree.root_id()),
+        used - tree.root_id() as usize
+    );
+    for id in tree.root_id()..used as u32 {
+        if let Some(c) = tree.get(id).children() {
+            assert!(c.start != id && c.end as usize <= used, "{id}: {c:?}");
+        }
+    }
+}
+
 #[test]
-fn a_full_tree_stops_growing_and_the_search_goes_on() {
+fn a_full_tree_is_reclaimed_and_the_search_goes_on() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut s = Searcher::new(SearchConfig {
-        seed: Some(1),
-        // The smallest cap: a few thousand nodes, far fewer than the search wants.
-        max_memory: 1,
-        ..SearchConfig::default()
-    });
-    let stop = AtomicBool::new(false);
-    let r = s.search(
-        &game,
-        Color::Black,
-        Limits {
+    for threads in [1, 2] {
+        let mut s = Searcher::new(SearchConfig {
+            seed: Some(1),
+            threads,
+            // The smallest cap: a thousand nodes, far fewer than the search wants.
+            max_memory: 1,
+            ..SearchConfig::default()
+        });
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
             playouts: Some(5000),
             ..Limits::default()
-        },
-        Mode::Normal,
-        &mut LogObserver { stop: &stop },
-    );
-    let (used, capacity) = r.summary.nodes;
-    assert!(used <= capacity, "{used} > {capacity}");
-    assert!(capacity < 5000 * 10, "the cap was not applied: {capacity}");
-    assert!(
-        r.summary.playouts >= 4000,
-        "searched on: {}",
-        r.summary.playouts
-    );
-    assert!(game.is_legal(r.best_move(), Color::Black));
+        };
+        let r = s.search(
+            &game,
+            Color::Black,
+            limits,
+            Mode::Normal,
+            &mut LogObserver { stop: &stop },
+        );
+        let (used, capacity) = r.summary.nodes;
+        assert!(used <= capacity, "{used} > {capacity}");
+        assert!(capacity < 5000 * 10, "the cap was not applied: {capacity}");
+        assert!(r.summary.reclaims >= 10, "{} reclaims", r.summary.reclaims);
+        assert_eq!(r.summary.playouts, 5000);
+        // The visits of the root are all kept: the tree's statistics survive its pruning.
+        assert!(r.summary.root_visits >= 5000, "{}", r.summary.root_visits);
+        assert!(game.is_legal(r.best_move(), Color::Black));
+        assert_tree_whole(&s);
+        // Searching on from the reclaimed tree deepens the best line further.
+        let best = r.summary.best().expect("a best move").visits;
+        let again = s.search(
+            &game,
+            Color::Black,
+            limits,
+            Mode::Normal,
+            &mut LogObserver { stop: &stop },
+        );
+        assert!(again.summary.reclaims >= 10);
+        assert!(again.summary.best().expect("a best move").visits > best);
+        assert_tree_whole(&s);
+    }
 }
 
 #[test]

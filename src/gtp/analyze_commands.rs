@@ -474,6 +474,7 @@ mod tests {
             ],
             root_visits: 5801,
             nodes: (100, 1000),
+            reclaims: 0,
             ownership: None,
         };
         let moves = |line: String| -> Vec<String> {

@@ -238,7 +238,7 @@ impl Engine {
             (b.visits, b.winrate, search::format_moves(board, &b.pv))
         });
         log::info!(
-            "move {} {} {}: {} playouts in {:.2} s ({:.0}/s), win {:.1}% visits {}, score {}{:.1}, tree {}/{} nodes, pv {}",
+            "move {} {} {}: {} playouts in {:.2} s ({:.0}/s), win {:.1}% visits {}, score {}{:.1}, tree {}/{} nodes, {} reclaims, pv {}",
             self.game.move_number() + 1,
             color.letter(),
             answer,
@@ -251,6 +251,7 @@ impl Engine {
             result.score.abs(),
             s.nodes.0,
             s.nodes.1,
+            s.reclaims,
             pv
         );
         (mv, result)
@@ -380,7 +381,8 @@ impl Engine {
 
     /// Thinks on the opponent's time (`--ponder`): while the game stands where our last
     /// generated move left it and is not over, searches the opponent's move until a command
-    /// arrives (or the input ends, or the tree is full). The next genmove reuses that tree,
+    /// arrives (or the input ends, or the root's counters near their limit). A full tree
+    /// does not stop it: the search reclaims its least visited subtrees and goes on. The next genmove reuses that tree,
     /// so the time the opponent spends is not lost. Nothing is charged to any clock.
     pub fn ponder(&mut self) {
         if !self.options.ponder
@@ -404,14 +406,15 @@ impl Engine {
         );
         let s = &result.summary;
         log::info!(
-            "pondered {} playouts in {:.2} s for {}'s move, tree {}/{} nodes{}",
+            "pondered {} playouts in {:.2} s for {}'s move, tree {}/{} nodes, {} reclaims{}",
             s.playouts,
             s.elapsed.as_secs_f64(),
             color.letter(),
             s.nodes.0,
             s.nodes.1,
+            s.reclaims,
             if observer.exhausted {
-                " (stopped: tree full)"
+                " (stopped: root visits at their limit)"
             } else {
                 ""
             }
@@ -465,10 +468,11 @@ impl PositionKey {
     }
 }
 
-/// Stops pondering when a command arrives, the input ends, or the tree can grow no more.
+/// Stops pondering when a command arrives, the input ends, or the root's counters near
+/// their limit (a full tree reclaims memory and goes on, as KataGo ponders forever).
 struct PonderObserver {
     signals: Arc<Signals>,
-    /// The tree is full (or the root's counters near their limit).
+    /// The root's counters are near their limit.
     exhausted: bool,
 }
 
@@ -478,8 +482,7 @@ impl Observer for PonderObserver {
     }
 
     fn report(&mut self, summary: &Summary) {
-        let (used, capacity) = summary.nodes;
-        if used + used / 64 >= capacity || summary.root_visits >= PONDER_MAX_VISITS {
+        if summary.root_visits >= PONDER_MAX_VISITS {
             self.exhausted = true;
         }
     }

@@ -235,6 +235,7 @@ mod tests {
                 }],
                 root_visits: 1000,
                 nodes: (0, 0),
+                reclaims: 0,
                 ownership: None,
             },
             ownership: crate::score::Ownership::none(),

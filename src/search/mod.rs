@@ -1,10 +1,11 @@
 //! Move generation: Monte-Carlo tree search. This file is the driver: it prepares the tree
 //! and the threads, runs the simulations, watches the limits and hands back the result.
 //!
-//! UCT with RAVE (all-moves-as-first) over a tree shared by all threads without locks
-//! ([`tree`]), new nodes seeded with cheap Go knowledge ([`priors`]), virtual loss to spread the
-//! threads, Monte-Carlo playouts at the leaves ([`crate::playout`]), one thread's work in
-//! `worker`. The tree is kept between moves: the moves played since the last search select
+//! UCT with RAVE (all-moves-as-first) over a tree shared by all threads through atomic
+//! counters ([`tree`]; a read lock per simulation only keeps them off the tree while one of
+//! them reclaims its memory), new nodes seeded with cheap Go knowledge ([`priors`]), virtual
+//! loss to spread the threads, Monte-Carlo playouts at the leaves ([`crate::playout`]), one
+//! thread's work in `worker`. The tree is kept between moves: the moves played since the last search select
 //! the subtree to go on with. Lines that end with two passes are counted with dead stones
 //! removed ([`crate::score::settle`]).
 //!
@@ -24,8 +25,10 @@ pub mod stop;
 pub mod tree;
 mod worker;
 
+use std::sync::RwLock;
 use std::sync::atomic::{
-    AtomicBool, AtomicU64, AtomicUsize, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+    AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Acquire, Ordering::Relaxed,
+    Ordering::Release,
 };
 use std::time::{Duration, Instant};
 
@@ -48,7 +51,7 @@ pub use results::{Candidate, PV_MAX_MOVES, SearchResult, Summary, format_moves};
 use priors::{move_prior, with_policy};
 use report::log_progress;
 use results::summarize;
-use stop::{Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change};
+use stop::{Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change, reclaim_if_needed};
 use tree::Tree;
 use worker::{OwnershipCounts, Shared, Worker};
 
@@ -123,6 +126,11 @@ impl Searcher {
             searches: 0,
             extra_komi: 0.0,
         }
+    }
+
+    /// The tree of the last search (`None` before the first): for tests and reports.
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
     }
 
     /// The configuration.
@@ -243,11 +251,14 @@ impl Searcher {
                 None => rules,
             }
         };
-        let root = tree.root;
+        if tree.needs_reclaim() {
+            tree.reclaim(tree.arena.capacity() / 2);
+        }
+        let root = tree.root_id();
         if !tree.set_children(root, &moves, &mut root_prior) {
             // The arena is full of the old tree: start afresh.
             tree.clear();
-            let root = tree.root;
+            let root = tree.root_id();
             tree.set_children(root, &moves, &mut root_prior);
         }
 
@@ -284,6 +295,8 @@ impl Searcher {
             early_stop: params.early_stop
                 && limits.early_stop
                 && (limits.playouts.is_some() || limits.time.is_some()),
+            tree_lock: RwLock::new(()),
+            reclaims: AtomicU32::new(0),
         };
         // A forced move (pass only) needs no thought.
         if moves.len() <= 1 {
@@ -308,19 +321,19 @@ impl Searcher {
                 }
                 if let Some(t) = target
                     && now >= t
-                    && best_is_clear(&tree)
+                    && best_is_clear(&tree, &control)
                 {
                     control.stop.store(true, Relaxed);
                 }
                 if now >= next_log {
-                    let s = summarize(&tree, color, control.done.load(Relaxed), start);
+                    let s = summarize(&tree, &control, color, start);
                     log_progress(root_board, &s);
                     next_log = now + LOG_INTERVAL;
                 }
                 if let (Some(at), Some(i)) = (next_report, interval)
                     && now >= at
                 {
-                    let mut s = summarize(&tree, color, control.done.load(Relaxed), start);
+                    let mut s = summarize(&tree, &control, color, start);
                     if observer.wants_ownership() {
                         s.ownership =
                             merge_ownership(root_board, counts).map(|o| o.black_shares().to_vec());
@@ -338,8 +351,7 @@ impl Searcher {
                 std::thread::sleep(nap);
             }
         });
-        let playouts = control.done.load(Relaxed);
-        let summary = summarize(&tree, color, playouts, start);
+        let summary = summarize(&tree, &control, color, start);
         let ownership = merge_ownership(root_board, &self.ownership[..threads])
             .or(primed)
             .unwrap_or_else(Ownership::none);
@@ -369,7 +381,7 @@ impl Searcher {
             return;
         }
         // Follow the moves played since: each must be made by the player to move.
-        let mut id = tree.root;
+        let mut id = tree.root_id();
         let mut to_move = old.to_move;
         for &(c, mv) in &key.moves[old.moves.len()..] {
             if c != to_move {
@@ -426,6 +438,7 @@ fn run_worker(
         if k >= control.playout_limit {
             break;
         }
+        let tree_guard = control.read_tree();
         worker.simulate(shared, ownership);
         let done = control.done.fetch_add(1, Relaxed) + 1;
         if control.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -438,6 +451,8 @@ fn run_worker(
         {
             control.stop.store(true, Relaxed);
         }
+        drop(tree_guard);
+        reclaim_if_needed(shared.tree, control);
     }
     control.running.fetch_sub(1, Release);
 }

@@ -178,9 +178,11 @@ pub struct SearchConfig {
     pub params: Params,
 }
 
-/// Default tree memory: 4 GiB, a sixth of a 24 GiB machine, room for about 70 million nodes.
-/// Only the memory the tree touches is actually used.
-pub const DEFAULT_MAX_MEMORY: usize = 4 << 30;
+/// Default tree memory: 768 MiB, room for 16 million nodes of 48 bytes, what a player's
+/// machine can spare beside a GUI. A search that fills it drops its least visited subtrees
+/// and goes on deepening ([`super::tree::Tree::reclaim`]), so long analyses stay within it;
+/// only the memory the tree touches is actually used.
+pub const DEFAULT_MAX_MEMORY: usize = 768 << 20;
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {

@@ -46,9 +46,12 @@ pub(super) fn log_progress(board: &Board, s: &Summary) {
         return;
     };
     log::info!(
-        "{} playouts ({:.0}/s), best {} win {:.1}% visits {}, pv {}",
+        "{} playouts ({:.0}/s), tree {}/{} nodes, {} reclaims, best {} win {:.1}% visits {}, pv {}",
         s.playouts,
         s.rate(),
+        s.nodes.0,
+        s.nodes.1,
+        s.reclaims,
         board.move_name(best.mv),
         100.0 * best.winrate,
         best.visits,

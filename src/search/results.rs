@@ -1,11 +1,13 @@
 //! What a search reports: the root's candidates ([`Candidate`]), a view of the search
 //! ([`Summary`]) and its final result ([`SearchResult`]), read off the tree.
 
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, Move};
 use crate::score::Ownership;
 
+use super::stop::Control;
 use super::tree::{NodeId, Tree};
 
 /// Longest principal variation reported: enough to show a fight's sequence to analysis
@@ -50,6 +52,9 @@ pub struct Summary {
     pub root_visits: u32,
     /// Nodes in use and the capacity of the tree.
     pub nodes: (usize, usize),
+    /// Times this search dropped the least visited subtrees to stay within the tree's
+    /// capacity ([`super::tree::Tree::reclaim`]).
+    pub reclaims: u32,
     /// Ownership so far (Black +1 .. White -1 per point index), when the observer asked.
     pub ownership: Option<Vec<f32>>,
 }
@@ -92,8 +97,12 @@ impl SearchResult {
     }
 }
 
-/// A summary of the tree below the root for `color`.
-pub(super) fn summarize(tree: &Tree, color: Color, playouts: u64, start: Instant) -> Summary {
+/// A summary of the tree below the root for `color`, with the playouts and reclaims counted
+/// in `control` (whose tree lock this takes shared).
+pub(super) fn summarize(tree: &Tree, control: &Control, color: Color, start: Instant) -> Summary {
+    let _shared = control.read_tree();
+    let playouts = control.done.load(Relaxed);
+    let reclaims = control.reclaims.load(Relaxed);
     let root = tree.root();
     let mut candidates = Vec::new();
     if let Some(children) = root.children() {
@@ -141,6 +150,7 @@ pub(super) fn summarize(tree: &Tree, color: Color, playouts: u64, start: Instant
         candidates,
         root_visits: root.visits(),
         nodes: (tree.arena.used(), tree.arena.capacity()),
+        reclaims,
         ownership: None,
     }
 }

@@ -1,9 +1,11 @@
 //! When a search stops: its limits, an outside stop, and the two rules that end it early
 //! (`cannot_change`: the best move is decided whatever the rest of the budget does;
 //! `best_is_clear`: at the target time, stop only if the most visited move is also the
-//! best valued).
+//! best valued). The lock that lets a thread reclaim the tree's memory while the others
+//! wait ([`reclaim_if_needed`]) lives here too, with the other things the threads share.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
 use super::tree::Tree;
@@ -37,6 +39,51 @@ pub(super) struct Control {
     pub(super) deadline: Option<Instant>,
     /// Whether the first thread may stop once the best move cannot change.
     pub(super) early_stop: bool,
+    /// Held shared by each thread for each simulation (and by the controlling thread while
+    /// it reads the tree), exclusively by a reclaim ([`Tree::reclaim`]), which moves nodes
+    /// under everyone's feet.
+    pub(super) tree_lock: RwLock<()>,
+    /// Reclaims in this search.
+    pub(super) reclaims: AtomicU32,
+}
+
+impl Control {
+    /// Shared access to the tree: no reclaim runs while the guard lives.
+    pub(super) fn read_tree(&self) -> RwLockReadGuard<'_, ()> {
+        // The lock guards no data: a thread that panicked holding it left nothing broken.
+        self.tree_lock
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Reclaims the tree's memory once it is nearly full ([`Tree::needs_reclaim`]): keeps half
+/// the arena, the most visited part, so the search goes on deepening within its memory cap.
+/// The caller must not hold the tree lock; this takes it exclusively, waiting for the other
+/// threads to finish their simulation. Returns whether this call reclaimed.
+pub(super) fn reclaim_if_needed(tree: &Tree, control: &Control) -> bool {
+    if !tree.needs_reclaim() {
+        return false;
+    }
+    let _exclusive = control
+        .tree_lock
+        .write()
+        .unwrap_or_else(PoisonError::into_inner);
+    // Another thread may have reclaimed while this one waited.
+    if !tree.needs_reclaim() {
+        return false;
+    }
+    let started = Instant::now();
+    let r = tree.reclaim(tree.arena.capacity() / 2);
+    control.reclaims.fetch_add(1, Relaxed);
+    log::debug!(
+        "tree reclaimed: {} of {} nodes kept (children kept from {} visits) in {:.3} s",
+        r.kept,
+        r.before,
+        r.threshold,
+        started.elapsed().as_secs_f64()
+    );
+    true
 }
 
 /// Whether the most visited root move stays ahead whatever the rest of the budget does.
@@ -69,8 +116,10 @@ pub(super) fn cannot_change(tree: &Tree, control: &Control, done: u64) -> bool {
 }
 
 /// Whether the most visited root move is also the one with the best value, so stopping at
-/// the target time is safe (otherwise the search goes on towards its hard limit).
-pub(super) fn best_is_clear(tree: &Tree) -> bool {
+/// the target time is safe (otherwise the search goes on towards its hard limit). Takes the
+/// tree lock shared (it runs on the controlling thread).
+pub(super) fn best_is_clear(tree: &Tree, control: &Control) -> bool {
+    let _shared = control.read_tree();
     let Some(children) = tree.root().children() else {
         return true;
     };

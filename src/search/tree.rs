@@ -4,8 +4,11 @@
 //! atomic adds. A node's children are one contiguous block of the [`Arena`]; a thread expands a
 //! leaf by winning a compare-and-swap on its state, writing the children, and publishing them
 //! with a release store. Other threads that reach the leaf meanwhile simply run a playout from
-//! it. Nothing is ever freed during a search; between searches the subtree that stays useful is
-//! slid to the front of the arena ([`Tree::compact`]) and the rest is forgotten.
+//! it. Between searches the subtree that stays useful is slid to the front of the arena
+//! ([`Tree::compact`]) and the rest is forgotten. When a search fills the arena up to
+//! [`RECLAIM_AT_SIXTEENTHS`]/16, the least visited subtrees are dropped ([`Tree::reclaim`], as
+//! Pachi prunes its tree): the search threads hold a read lock per simulation, the reclaim
+//! holds it exclusively, so the tree keeps deepening within its memory cap.
 //!
 //! Values are stored from the point of view of the player who made the move leading to the
 //! node, as sums in units of [`VALUE_UNIT`] per win.
@@ -23,6 +26,14 @@ pub type NodeId = u32;
 /// copying here (`cargo bench --bench tree`).
 pub const MAX_SLIDE_NODES: usize = 8_000_000;
 
+/// A search reclaims memory ([`Tree::reclaim`]) once this many sixteenths of the arena are
+/// in use: the last sixteenth leaves the threads room to go on expanding while one of them
+/// waits for the others to finish their simulation.
+pub const RECLAIM_AT_SIXTEENTHS: usize = 15;
+
+/// The most prior visits a node holds ([`Node::init`] caps them): they are stored in 16 bits.
+pub const MAX_PRIOR_VISITS: u32 = u16::MAX as u32;
+
 /// One win in the fixed-point value sums.
 pub const VALUE_UNIT: f64 = 65536.0;
 
@@ -38,6 +49,7 @@ const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
 /// A node: the position after its move, with the statistics of the simulations through it.
+/// 48 bytes (a test checks it): the arena's size is what a player's memory pays for.
 #[derive(Debug, Default)]
 pub struct Node {
     /// First child in the arena (valid once expanded).
@@ -53,10 +65,11 @@ pub struct Node {
     rave_wins: AtomicU64,
     /// Sum of final scores (Black minus White, komi included), in 1/`SCORE_UNIT` points.
     score_sum: AtomicI64,
-    /// Prior knowledge as equivalent experience: this many visits...
-    prior_visits: AtomicU32,
-    /// ...worth this many wins, in `VALUE_UNIT`s (fits: priors stay far below 65536 visits).
-    prior_wins: AtomicU64,
+    /// Prior knowledge as equivalent experience: this many visits (at most
+    /// [`MAX_PRIOR_VISITS`])...
+    prior_visits: AtomicU16,
+    /// ...worth this many wins, in `VALUE_UNIT`s (fits: at most 65535 visits of 65536 units).
+    prior_wins: AtomicU32,
     /// The move into this node: a point, or `NO_POINT` for a pass.
     mv: AtomicU16,
     /// Number of children (valid once expanded).
@@ -74,8 +87,8 @@ struct NodeData {
     rave_visits: u32,
     rave_wins: u64,
     score_sum: i64,
-    prior_visits: u32,
-    prior_wins: u64,
+    prior_visits: u16,
+    prior_wins: u32,
     mv: u16,
     child_count: u16,
     state: u8,
@@ -90,14 +103,16 @@ fn move_code(mv: Move) -> u16 {
 }
 
 impl Node {
-    /// Makes this node a fresh leaf for `mv` with prior knowledge `prior_visits` visits worth
-    /// `prior_value` (0..1) each.
+    /// Makes this node a fresh leaf for `mv` with prior knowledge `prior_visits` visits (at
+    /// most [`MAX_PRIOR_VISITS`]) worth `prior_value` (0..1) each.
     pub fn init(&self, mv: Move, prior_visits: u32, prior_value: f32) {
+        let prior_visits = prior_visits.min(MAX_PRIOR_VISITS);
         self.store(&NodeData {
             mv: move_code(mv),
-            prior_visits,
+            prior_visits: prior_visits as u16,
+            // At most 65535 · 65536 < 2³²: exact in 32 bits.
             prior_wins: (prior_visits as f64 * prior_value.clamp(0.0, 1.0) as f64 * VALUE_UNIT)
-                as u64,
+                as u32,
             ..NodeData::default()
         });
     }
@@ -263,7 +278,7 @@ impl Node {
 
     /// The prior's weight in equivalent visits.
     pub fn prior_visits(&self) -> u32 {
-        self.prior_visits.load(Relaxed)
+        self.prior_visits.load(Relaxed) as u32
     }
 }
 
@@ -348,14 +363,35 @@ impl Arena {
         *self.next.get_mut() = 0;
         *self.full.get_mut() = false;
     }
+
+    /// Keeps the first `used` nodes and forgets the rest (after a reclaim, while no other
+    /// thread allocates).
+    fn restart(&self, used: usize) {
+        self.next.store(used.min(self.nodes.len()), Relaxed);
+        self.full.store(false, Relaxed);
+    }
 }
 
 /// The tree: an arena and the root node.
 pub struct Tree {
     /// Where the nodes live.
     pub arena: Arena,
-    /// The root: the position searched, reached by the opponent's last move.
-    pub root: NodeId,
+    /// The root: the position searched, reached by the opponent's last move. Changed only
+    /// between searches or by a reclaim, when no other thread looks at the tree.
+    root: AtomicU32,
+    /// Reclaims since the tree was made (for reports).
+    reclaims: AtomicU64,
+}
+
+/// What one [`Tree::reclaim`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reclaim {
+    /// Nodes in use before.
+    pub before: usize,
+    /// Nodes kept (now in use).
+    pub kept: usize,
+    /// Visits a node needed to keep its children (`u64::MAX`: only the root kept them).
+    pub threshold: u64,
 }
 
 impl Tree {
@@ -363,7 +399,8 @@ impl Tree {
     pub fn new(capacity: usize) -> Tree {
         let mut tree = Tree {
             arena: Arena::new(capacity.max(2)),
-            root: 0,
+            root: AtomicU32::new(0),
+            reclaims: AtomicU64::new(0),
         };
         tree.clear();
         tree
@@ -373,13 +410,20 @@ impl Tree {
     pub fn clear(&mut self) {
         self.arena.reset();
         // The arena holds at least two nodes, so this cannot fail.
-        self.root = self.arena.alloc(1).unwrap_or(0);
-        self.arena.get(self.root).init(Move::Pass, 0, 0.5);
+        let root = self.arena.alloc(1).unwrap_or(0);
+        *self.root.get_mut() = root;
+        self.arena.get(root).init(Move::Pass, 0, 0.5);
+    }
+
+    /// The root's id.
+    #[inline]
+    pub fn root_id(&self) -> NodeId {
+        self.root.load(Relaxed)
     }
 
     /// The root node.
     pub fn root(&self) -> &Node {
-        self.arena.get(self.root)
+        self.arena.get(self.root_id())
     }
 
     /// The node `id`.
@@ -391,6 +435,75 @@ impl Tree {
     /// The child of `id` reached by `mv`, if `id` is expanded and has it.
     pub fn child_by_move(&self, id: NodeId, mv: Move) -> Option<NodeId> {
         self.get(id).children()?.find(|&c| self.get(c).mv() == mv)
+    }
+
+    /// Reclaims done since the tree was made.
+    pub fn reclaims(&self) -> u64 {
+        self.reclaims.load(Relaxed)
+    }
+
+    /// Whether the arena is full enough for a [`Tree::reclaim`]: [`RECLAIM_AT_SIXTEENTHS`]
+    /// sixteenths in use, or an allocation failed.
+    #[inline]
+    pub fn needs_reclaim(&self) -> bool {
+        self.arena.is_full()
+            || self.arena.used() >= self.arena.capacity() / 16 * RECLAIM_AT_SIXTEENTHS
+    }
+
+    /// Frees memory for the search to go on: keeps the root, its children and, below them,
+    /// the most visited part of the tree, at most `keep` nodes in all (but never fewer than
+    /// the root and its children), and slides them to the front of the arena. A node keeps
+    /// its children when it and every node between it and the root have at least the
+    /// threshold of visits; the lowest threshold that fits in `keep` is chosen. A node that
+    /// loses its children keeps its own statistics and becomes a leaf again, so the search
+    /// can grow its subtree anew where it matters. An expansion that failed for want of room
+    /// is undone too (the node becomes a leaf again).
+    ///
+    /// Must run while no other thread uses the tree (the search's exclusive lock).
+    pub fn reclaim(&self, keep: usize) -> Reclaim {
+        let before = self.arena.used();
+        let root = self.root_id();
+        // Every expanded node below the root as (the fewest visits on its path from the
+        // root's children down to it, its number of children).
+        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        let mut stack: Vec<(NodeId, u32)> = Vec::new();
+        let root_children = self.get(root).children().unwrap_or(0..0);
+        stack.extend(root_children.clone().map(|c| (c, self.get(c).visits())));
+        while let Some((id, path_min)) = stack.pop() {
+            if let Some(children) = self.get(id).children() {
+                blocks.push((path_min, children.len() as u32));
+                stack.extend(children.map(|c| (c, path_min.min(self.get(c).visits()))));
+            }
+        }
+        // The most visited blocks first, all blocks of one visit count together.
+        blocks.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
+        let mut kept = 1 + root_children.len();
+        let mut threshold = u64::MAX;
+        let mut i = 0;
+        while i < blocks.len() {
+            let visits = blocks[i].0;
+            let mut j = i;
+            let mut nodes = 0;
+            while j < blocks.len() && blocks[j].0 == visits {
+                nodes += blocks[j].1 as usize;
+                j += 1;
+            }
+            if kept + nodes > keep {
+                break;
+            }
+            kept += nodes;
+            threshold = visits as u64;
+            i = j;
+        }
+        let live =
+            LiveSet::mark(self, root, usize::MAX, threshold).expect("no limit on the nodes marked");
+        let kept = self.slide(&live, root);
+        self.reclaims.fetch_add(1, Relaxed);
+        Reclaim {
+            before,
+            kept,
+            threshold,
+        }
     }
 
     /// Makes `new_root` the root and slides its subtree to the front of the arena, forgetting
@@ -406,32 +519,41 @@ impl Tree {
 
     /// [`Tree::compact`] with at most `limit` nodes slid.
     fn compact_within(&mut self, new_root: NodeId, limit: usize) {
-        if new_root == self.root {
+        if new_root == self.root_id() {
             return;
         }
-        let Some(live) = LiveSet::mark(self, new_root, limit) else {
-            self.root = new_root;
+        let Some(live) = LiveSet::mark(self, new_root, limit, 0) else {
+            *self.root.get_mut() = new_root;
             return;
         };
+        self.slide(&live, new_root);
+    }
+
+    /// Slides the nodes of `live` to the front of the arena in their order, makes `root`
+    /// (one of them) the root, and returns their number. A node whose children are not in
+    /// `live` becomes a leaf. The caller makes sure no other thread uses the tree.
+    fn slide(&self, live: &LiveSet, root: NodeId) -> usize {
         // Sliding keeps the order of the kept nodes, so every node moves to a lower (or the
         // same) index and visiting them in increasing order never overwrites one still to move.
-        let mut kept = 0;
+        let mut kept: NodeId = 0;
         for src in live.iter() {
             let mut d = self.get(src).load();
-            if d.state == EXPANDED {
+            if d.state == EXPANDED && d.child_count == 0 {
+                d.first_child = 0;
+            } else if d.state == EXPANDED && live.contains(d.first_child) {
                 d.first_child = live.rank(d.first_child);
             } else {
+                d.state = LEAF;
                 d.first_child = 0;
                 d.child_count = 0;
             }
             self.get(kept).store(&d);
             kept += 1;
         }
-        self.root = live.rank(new_root);
-        self.arena.reset();
+        self.root.store(live.rank(root), Relaxed);
         // The kept nodes fitted before, so they fit at the front.
-        let start = self.arena.alloc(kept as usize).unwrap_or(0);
-        debug_assert_eq!(start, 0);
+        self.arena.restart(kept as usize);
+        kept as usize
     }
 
     /// Replaces the children of `id` by nodes for `moves`: a child already there keeps its
@@ -490,8 +612,10 @@ struct LiveSet {
 }
 
 impl LiveSet {
-    /// The subtree of `root`, or `None` if it has more than `limit` nodes.
-    fn mark(tree: &Tree, root: NodeId, limit: usize) -> Option<LiveSet> {
+    /// The subtree of `root`, or `None` if it has more than `limit` nodes. The root's
+    /// children are always in; below them a node's children are in when it and every node
+    /// on its path up to the root's children have at least `threshold` visits.
+    fn mark(tree: &Tree, root: NodeId, limit: usize, threshold: u64) -> Option<LiveSet> {
         let words = tree.arena.used().div_ceil(64).max(1);
         let mut bits = vec![0u64; words];
         bits[root as usize / 64] |= 1 << (root % 64);
@@ -505,7 +629,10 @@ impl LiveSet {
             }
             for id in block {
                 bits[id as usize / 64] |= 1 << (id % 64);
-                if let Some(children) = tree.get(id).children() {
+                let node = tree.get(id);
+                if let Some(children) = node.children()
+                    && node.visits() as u64 >= threshold
+                {
                     blocks.push(children);
                 }
             }
@@ -534,6 +661,13 @@ impl LiveSet {
         })
     }
 
+    /// Whether `id` is kept.
+    fn contains(&self, id: NodeId) -> bool {
+        self.bits
+            .get(id as usize / 64)
+            .is_some_and(|word| word & (1 << (id % 64)) != 0)
+    }
+
     /// The number of kept nodes before the kept node `id`.
     fn rank(&self, id: NodeId) -> NodeId {
         let (w, bit) = (id as usize / 64, id % 64);
@@ -558,7 +692,7 @@ mod tests {
     #[test]
     fn compaction_keeps_the_subtree_and_its_statistics() {
         let mut tree = Tree::new(100);
-        let root = tree.root;
+        let root = tree.root_id();
         assert!(
             tree.set_children(root, &[Move::Play(10), Move::Play(11), Move::Pass], |_| {
                 (5, 0.5)
@@ -573,7 +707,7 @@ mod tests {
         tree.get(b).add_visit();
         tree.get(b).add_result(0.5, -1.0);
         tree.compact(a);
-        assert_eq!(tree.root, 0);
+        assert_eq!(tree.root_id(), 0);
         assert_eq!(tree.subtree_size(0), 3);
         assert_eq!(tree.arena.used(), 3);
         assert_eq!(tree.root().visits(), 1);
@@ -614,7 +748,7 @@ mod tests {
             for _ in 0..(1 + round % 60) {
                 // Walk down to a random node and (re-)expand it: re-expanding an expanded node
                 // puts its new children block after the grandchildren it keeps.
-                let mut id = tree.root;
+                let mut id = tree.root_id();
                 while let Some(children) = tree.get(id).children() {
                     if rng.below(4) == 0 {
                         break;
@@ -637,7 +771,7 @@ mod tests {
                 }
             }
             // A random node two levels down (or the root itself) becomes the root.
-            let mut new_root = tree.root;
+            let mut new_root = tree.root_id();
             for _ in 0..rng.below(3) {
                 if let Some(children) = tree.get(new_root).children() {
                     new_root = children.start + rng.below(children.len()) as NodeId;
@@ -648,12 +782,12 @@ mod tests {
             // Half the rounds with a limit that larger subtrees exceed.
             let limit = if round % 2 == 0 { usize::MAX } else { 4 };
             tree.compact_within(new_root, limit);
-            assert_eq!(snapshot(&tree, tree.root), before);
+            assert_eq!(snapshot(&tree, tree.root_id()), before);
             if new_root != 0 && before.len() <= limit {
                 assert_eq!(tree.arena.used(), before.len());
                 slid += 1;
             } else {
-                assert_eq!(tree.root, new_root);
+                assert_eq!(tree.root_id(), new_root);
                 assert_eq!(tree.arena.used(), used);
                 stayed += usize::from(new_root != 0);
             }
@@ -665,11 +799,11 @@ mod tests {
     #[test]
     fn compaction_to_the_same_root_moves_nothing() {
         let mut tree = Tree::new(100);
-        let root = tree.root;
+        let root = tree.root_id();
         tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
         let used = tree.arena.used();
         tree.compact(root);
-        assert_eq!(tree.root, root);
+        assert_eq!(tree.root_id(), root);
         assert_eq!(tree.arena.used(), used);
         assert_eq!(tree.subtree_size(root), 3);
     }
@@ -677,7 +811,7 @@ mod tests {
     #[test]
     fn set_children_keeps_old_children() {
         let mut tree = Tree::new(100);
-        let root = tree.root;
+        let root = tree.root_id();
         tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
         let c = tree.child_by_move(root, Move::Play(11)).unwrap();
         tree.get(c).add_visit();
@@ -699,5 +833,200 @@ mod tests {
         assert!(root.children().is_none());
         root.finish_expand(1, 0);
         assert_eq!(root.children(), Some(1..1));
+    }
+
+    #[test]
+    fn a_node_takes_48_bytes() {
+        // The arena's size is what memory caps pay for: a bigger node is a smaller tree.
+        assert_eq!(std::mem::size_of::<Node>(), 48);
+    }
+
+    #[test]
+    fn priors_are_capped_to_their_16_bits() {
+        let tree = Tree::new(4);
+        let node = tree.get(1);
+        node.init(Move::Play(3), 70_000, 0.75);
+        assert_eq!(node.prior_visits(), MAX_PRIOR_VISITS);
+        assert!((node.prior_value() - 0.75).abs() < 1e-6);
+        node.init(Move::Play(3), MAX_PRIOR_VISITS, 1.0);
+        assert_eq!(node.prior_value(), 1.0);
+        assert_eq!(node.stats().prior_wins, MAX_PRIOR_VISITS as f32);
+    }
+
+    /// A tree grown as a search grows it: simulations walk down at random (the first
+    /// children more often), count a visit on every node of their path, and expand the leaf
+    /// they end on once it has `expand_at` visits.
+    fn grown_tree(rng: &mut crate::rng::Rng, capacity: usize, simulations: usize) -> Tree {
+        let mut tree = Tree::new(capacity);
+        let expand_at = 1 + rng.below(3) as u32;
+        for _ in 0..simulations {
+            let mut id = tree.root_id();
+            tree.get(id).add_visit();
+            while let Some(children) = tree.get(id).children() {
+                let span = children.len();
+                let pick = rng.below(span).min(rng.below(span));
+                id = children.start + pick as NodeId;
+                tree.get(id).add_visit();
+            }
+            tree.get(id).add_result(rng.unit(), 2.0);
+            if id == tree.root_id() || tree.get(id).visits() >= expand_at {
+                let moves: Vec<Move> = (0..2 + rng.below(6) as u16).map(Move::Play).collect();
+                if !tree.set_children(id, &moves, |m| (rng_free_prior(m), 0.5)) {
+                    break;
+                }
+            }
+        }
+        tree
+    }
+
+    fn rng_free_prior(mv: Move) -> u32 {
+        match mv {
+            Move::Play(p) => p as u32 % 5,
+            Move::Pass => 0,
+        }
+    }
+
+    /// The nodes the reclaim rule keeps with `threshold`: the root, its children, and the
+    /// children of every node whose path from the root's children has `threshold` visits.
+    fn kept_by_rule(tree: &Tree, threshold: u64) -> usize {
+        fn below(tree: &Tree, id: NodeId, threshold: u64) -> usize {
+            let node = tree.get(id);
+            match node.children() {
+                Some(children) if node.visits() as u64 >= threshold => {
+                    children.len() + children.map(|c| below(tree, c, threshold)).sum::<usize>()
+                }
+                _ => 0,
+            }
+        }
+        let children = tree.root().children().unwrap_or(0..0);
+        1 + children.len() + children.map(|c| below(tree, c, threshold)).sum::<usize>()
+    }
+
+    /// A node as (its line of moves from a subtree's root, visits, mean, prior visits,
+    /// whether it has children).
+    type Line = (Vec<Move>, u32, Option<f64>, u32, bool);
+
+    /// Every node of the subtree of `id`, ordered by line.
+    fn by_line(tree: &Tree, id: NodeId) -> Vec<Line> {
+        let mut out = Vec::new();
+        let mut stack = vec![(id, Vec::new())];
+        while let Some((n, line)) = stack.pop() {
+            let node = tree.get(n);
+            out.push((
+                line.clone(),
+                node.visits(),
+                node.mean(),
+                node.prior_visits(),
+                node.children().is_some_and(|c| !c.is_empty()),
+            ));
+            for c in node.children().into_iter().flatten() {
+                let mut l = line.clone();
+                l.push(tree.get(c).mv());
+                stack.push((c, l));
+            }
+        }
+        out.sort_by(|a, b| format!("{:?}", a.0).cmp(&format!("{:?}", b.0)));
+        out
+    }
+
+    #[test]
+    fn reclaim_keeps_the_most_visited_part_of_random_trees() {
+        let mut rng = crate::rng::Rng::new(11);
+        let mut dropped_some = 0;
+        for round in 0..60 {
+            let mut tree = grown_tree(&mut rng, 20_000, 200 + round * 40);
+            // Some rounds start from a root that is not the arena's first node.
+            if round % 3 == 1
+                && let Some(children) = tree.root().children()
+            {
+                tree.compact_within(children.start, 0);
+            }
+            let root = tree.root_id();
+            let before = by_line(&tree, root);
+            let used = tree.arena.used();
+            let keep = 1 + rng.below(tree.subtree_size(root));
+            // The lowest threshold (a visit count, or none) that keeps no more than `keep`.
+            let mut thresholds: Vec<u64> = before.iter().map(|b| b.1 as u64).collect();
+            thresholds.push(u64::MAX);
+            thresholds.sort_unstable();
+            let expected = thresholds
+                .iter()
+                .copied()
+                .find(|&t| kept_by_rule(&tree, t) <= keep)
+                .unwrap_or(u64::MAX);
+            let expected_kept = kept_by_rule(&tree, expected);
+
+            let r = tree.reclaim(keep);
+            assert_eq!(
+                (r.before, r.threshold, r.kept),
+                (used, expected, expected_kept)
+            );
+            // The tree is whole: the root first, every child range inside the used part, and
+            // every used node reachable exactly once.
+            assert_eq!(tree.root_id(), 0);
+            assert_eq!(tree.arena.used(), r.kept);
+            assert!(!tree.arena.is_full());
+            assert_eq!(tree.subtree_size(0), r.kept);
+            for id in 0..r.kept as NodeId {
+                if let Some(c) = tree.get(id).children() {
+                    assert!(c.start > id && c.end as usize <= r.kept, "{id}: {c:?}");
+                }
+            }
+            // Within the budget unless the root's children alone exceed it.
+            let minimum = 1 + tree.root().children().map_or(0, |c| c.len());
+            assert!(r.kept <= keep.max(minimum), "{} > {keep}", r.kept);
+            // Kept: exactly the nodes whose ancestors below the root all have the threshold
+            // of visits, with their statistics unchanged; a kept node has its children
+            // unless it is below the threshold itself.
+            let visits_of = |line: &[Move]| before.iter().find(|b| b.0 == line).map(|b| b.1);
+            let should_keep: Vec<_> = before
+                .iter()
+                .filter(|b| {
+                    (1..b.0.len())
+                        .all(|k| visits_of(&b.0[..k]).is_some_and(|v| v as u64 >= r.threshold))
+                })
+                .map(|b| {
+                    let keeps_children = b.0.is_empty() || b.1 as u64 >= r.threshold;
+                    (b.0.clone(), b.1, b.2, b.3, b.4 && keeps_children)
+                })
+                .collect();
+            let after = by_line(&tree, 0);
+            assert_eq!(after, should_keep);
+            dropped_some += usize::from(after.len() < before.len());
+        }
+        assert!(dropped_some > 30, "{dropped_some}");
+    }
+
+    #[test]
+    fn a_reclaimed_tree_grows_again() {
+        let mut rng = crate::rng::Rng::new(5);
+        let mut tree = grown_tree(&mut rng, 3000, 100_000);
+        assert!(tree.arena.is_full());
+        assert!(tree.needs_reclaim());
+        // A leaf whose expansion failed for want of room is a leaf again after the reclaim.
+        let mut stuck = tree.root_id();
+        while let Some(c) = tree.get(stuck).children() {
+            stuck = c.start;
+        }
+        assert!(tree.get(stuck).try_begin_expand());
+        tree.get(stuck).abandon_expand();
+        let root_visits = tree.root().visits();
+        let r = tree.reclaim(1500);
+        assert!(r.kept <= 1500 && r.kept > 750, "{r:?}");
+        assert!(!tree.needs_reclaim());
+        assert_eq!(tree.root().visits(), root_visits);
+        assert!((0..r.kept as NodeId).all(|id| {
+            let n = tree.get(id);
+            n.children().is_some() || n.is_leaf()
+        }));
+        assert_eq!(tree.reclaims(), 1);
+        // The search goes on: the tree fills up again from where it was cut.
+        let mut id = tree.root_id();
+        while let Some(c) = tree.get(id).children() {
+            id = c.start;
+        }
+        assert!(tree.set_children(id, &[Move::Play(1), Move::Play(2)], |_| (1, 0.5)));
+        assert_eq!(tree.arena.used(), r.kept + 2);
+        assert_eq!(tree.subtree_size(0), r.kept + 2);
     }
 }

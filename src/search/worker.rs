@@ -193,7 +193,8 @@ impl Worker {
         self.playout.start(s.root_board);
         self.path.clear();
         self.tree_moves.clear();
-        let mut id = tree.root;
+        let root = tree.root_id();
+        let mut id = root;
         tree.get(id).add_visit();
         self.path.push(id);
         let mut color = s.root_color;
@@ -204,7 +205,7 @@ impl Worker {
             let children = match node.children() {
                 Some(c) => c,
                 None => {
-                    let ready = id == tree.root || node.visits() >= s.expand_threshold;
+                    let ready = id == root || node.visits() >= s.expand_threshold;
                     if ready && node.is_leaf() && node.try_begin_expand() {
                         self.expand(s, id, color);
                     }
@@ -217,12 +218,12 @@ impl Worker {
             if children.is_empty() {
                 break;
             }
-            let explore = if id == tree.root {
+            let explore = if id == root {
                 s.params.root_explore
             } else {
                 s.params.explore
             };
-            let children = if id == tree.root || s.prediction.is_none() {
+            let children = if id == root || s.prediction.is_none() {
                 children
             } else {
                 let width = s.params.widening(node.visits()).min(children.len());

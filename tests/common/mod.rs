@@ -137,6 +137,11 @@ impl GtpProcess {
         Ok(line.trim_end_matches(['\n', '\r']).to_string())
     }
 
+    /// The engine's process id (to read its memory from /proc).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Closes the engine's stdin (end of input).
     pub fn close_stdin(&mut self) {
         self.stdin = None;
