@@ -186,7 +186,7 @@ fn no_pondering_without_the_flag() {
     finish(e);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     // The log works (the move was logged), and says nothing of pondering.
-    assert!(text.contains("move 1 B"), "{text}");
+    assert!(text.contains("search for B at move 1"), "{text}");
     assert!(pondered(&log).is_empty(), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -238,9 +238,9 @@ impl Engine {
             (b.visits, b.winrate, search::format_moves(board, &b.pv))
         });
         log::info!(
-            "move {} {} {}: {} playouts in {:.2} s ({:.0}/s), win {:.1}% visits {}, score {}{:.1}, tree {}/{} nodes, {} reclaims, pv {}",
-            self.game.move_number() + 1,
+            "search for {} at move {}: {}; {} playouts in {:.2} s ({:.0}/s), win {:.1}% visits {}, mean score over the playouts {}{:.1}, tree {}/{} nodes, {} reclaims, pv {}",
             color.letter(),
+            self.game.move_number() + 1,
             answer,
             s.playouts,
             s.elapsed.as_secs_f64(),
