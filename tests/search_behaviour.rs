@@ -355,29 +355,16 @@ fn the_tree_is_reused_after_the_moves_played() {
         max_memory: 64 << 20,
         ..SearchConfig::default()
     });
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         playouts: Some(3000),
         ..Limits::default()
     };
-    let first = s.search(
-        &game,
-        Color::Black,
-        limits,
-        Mode::Normal,
-        &mut LogObserver { stop: &stop },
-    );
+    let first = search_black(&mut s, &game, limits);
     let best = first.summary.best().unwrap();
     assert!(best.pv.len() >= 2, "{:?}", best.pv);
     game.play(best.pv[0], Color::Black).unwrap();
     game.play(best.pv[1], Color::White).unwrap();
-    let second = s.search(
-        &game,
-        Color::Black,
-        limits,
-        Mode::Normal,
-        &mut LogObserver { stop: &stop },
-    );
+    let second = search_black(&mut s, &game, limits);
     assert!(
         second.summary.root_visits as u64 > second.summary.playouts,
         "visits kept from the first search: {} root visits, {} playouts",
@@ -386,14 +373,20 @@ fn the_tree_is_reused_after_the_moves_played() {
     );
     // A move the tree never saw (two black moves in a row) starts afresh.
     game.play(Move::Pass, Color::Black).unwrap();
-    let third = s.search(
-        &game,
+    let third = search_black(&mut s, &game, limits);
+    assert!(third.summary.root_visits as u64 <= third.summary.playouts + 1);
+}
+
+/// Searches Black's move in `game` within `limits`, with nothing asking it to stop early.
+fn search_black(s: &mut Searcher, game: &Game, limits: Limits) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    s.search(
+        game,
         Color::Black,
         limits,
         Mode::Normal,
         &mut LogObserver { stop: &stop },
-    );
-    assert!(third.summary.root_visits as u64 <= third.summary.playouts + 1);
+    )
 }
 
 /// Checks that the searcher's tree is whole: every node in use is reached exactly once from
@@ -426,18 +419,11 @@ fn a_full_tree_is_reclaimed_and_the_search_goes_on() {
             max_memory: 1,
             ..SearchConfig::default()
         });
-        let stop = AtomicBool::new(false);
         let limits = Limits {
             playouts: Some(5000),
             ..Limits::default()
         };
-        let r = s.search(
-            &game,
-            Color::Black,
-            limits,
-            Mode::Normal,
-            &mut LogObserver { stop: &stop },
-        );
+        let r = search_black(&mut s, &game, limits);
         let (used, capacity) = r.summary.nodes;
         assert!(used <= capacity, "{used} > {capacity}");
         assert!(capacity < 5000 * 10, "the cap was not applied: {capacity}");
@@ -449,13 +435,7 @@ fn a_full_tree_is_reclaimed_and_the_search_goes_on() {
         assert_tree_whole(&s);
         // Searching on from the reclaimed tree deepens the best line further.
         let best = r.summary.best().expect("a best move").visits;
-        let again = s.search(
-            &game,
-            Color::Black,
-            limits,
-            Mode::Normal,
-            &mut LogObserver { stop: &stop },
-        );
+        let again = search_black(&mut s, &game, limits);
         assert!(again.summary.reclaims >= 10);
         assert!(again.summary.best().expect("a best move").visits > best);
         assert_tree_whole(&s);

@@ -382,8 +382,9 @@ impl Engine {
     /// Thinks on the opponent's time (`--ponder`): while the game stands where our last
     /// generated move left it and is not over, searches the opponent's move until a command
     /// arrives (or the input ends, or the root's counters near their limit). A full tree
-    /// does not stop it: the search reclaims its least visited subtrees and goes on. The next genmove reuses that tree,
-    /// so the time the opponent spends is not lost. Nothing is charged to any clock.
+    /// does not stop it: the search reclaims its least visited subtrees and goes on. The
+    /// next genmove reuses that tree, so the time the opponent spends is not lost. Nothing
+    /// is charged to any clock.
     pub fn ponder(&mut self) {
         if !self.options.ponder
             || self.ponder_position != Some(self.position_id())

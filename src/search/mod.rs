@@ -5,8 +5,8 @@
 //! counters ([`tree`]; a read lock per simulation only keeps them off the tree while one of
 //! them reclaims its memory), new nodes seeded with cheap Go knowledge ([`priors`]), virtual
 //! loss to spread the threads, Monte-Carlo playouts at the leaves ([`crate::playout`]), one
-//! thread's work in `worker`. The tree is kept between moves: the moves played since the last search select
-//! the subtree to go on with. Lines that end with two passes are counted with dead stones
+//! thread's work in `worker`. The tree is kept between moves: the moves played since the
+//! last search select the subtree to go on with. Lines that end with two passes are counted with dead stones
 //! removed ([`crate::score::settle`]).
 //!
 //! Around the driver, one file per concern: what a search is told ([`params`]), what it
