@@ -51,7 +51,9 @@ pub use results::{Candidate, PV_MAX_MOVES, SearchResult, Summary, format_moves};
 use priors::{move_prior, with_policy};
 use report::log_progress;
 use results::summarize;
-use stop::{Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change, reclaim_if_needed};
+use stop::{
+    Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change, reclaim_fits, reclaim_if_needed,
+};
 use tree::Tree;
 use worker::{OwnershipCounts, Shared, Worker};
 
@@ -251,8 +253,15 @@ impl Searcher {
                 None => rules,
             }
         };
+        let deadline = limits.max_time.or(limits.time).map(|t| start + t);
         if tree.needs_reclaim() {
-            tree.reclaim(tree.arena.capacity() / 2);
+            if reclaim_fits(&tree, deadline) {
+                tree.reclaim(tree.arena.capacity() / 2);
+            } else {
+                // Reclaiming the tree kept from the last search (a long analysis) would
+                // cost more than this move's time: start afresh instead.
+                tree.clear();
+            }
         }
         let root = tree.root_id();
         if !tree.set_children(root, &moves, &mut root_prior) {
@@ -291,7 +300,7 @@ impl Searcher {
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
             // Playout rates are measured from here, after the set-up (tree reuse, priming).
             start: Instant::now(),
-            deadline: limits.max_time.or(limits.time).map(|t| start + t),
+            deadline,
             early_stop: params.early_stop
                 && limits.early_stop
                 && (limits.playouts.is_some() || limits.time.is_some()),

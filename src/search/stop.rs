@@ -21,6 +21,10 @@ const RATE_WARMUP_SECONDS: f64 = 0.05;
 /// Visits a root move needs before its value may count as the best: fewer is noise.
 const BEST_VALUE_MIN_VISITS: u32 = 10;
 
+/// Seconds a reclaim is taken to need per node in use: the slowest measured (3.4 s for 15.7
+/// million nodes on a loaded machine, docs/performance.md), rounded up.
+const RECLAIM_SECONDS_PER_NODE: f64 = 2.5e-7;
+
 /// Stop conditions shared by the search threads and the controlling thread.
 pub(super) struct Control {
     /// Raised to stop every thread.
@@ -62,7 +66,7 @@ impl Control {
 /// The caller must not hold the tree lock; this takes it exclusively, waiting for the other
 /// threads to finish their simulation. Returns whether this call reclaimed.
 pub(super) fn reclaim_if_needed(tree: &Tree, control: &Control) -> bool {
-    if !tree.needs_reclaim() {
+    if !tree.needs_reclaim() || !reclaim_fits(tree, control.deadline) {
         return false;
     }
     let _exclusive = control
@@ -84,6 +88,18 @@ pub(super) fn reclaim_if_needed(tree: &Tree, control: &Control) -> bool {
         started.elapsed().as_secs_f64()
     );
     true
+}
+
+/// Whether a reclaim of `tree` would be over before `deadline` (without one: always). A
+/// reclaim stops every thread for a time that grows with the nodes in use (seconds for a
+/// full default arena); when it would overrun a timed move, the search goes on without it
+/// and the tree stops growing until the move is played (the next search starts from the
+/// chosen move's subtree, a fraction of the whole).
+pub(super) fn reclaim_fits(tree: &Tree, deadline: Option<Instant>) -> bool {
+    deadline.is_none_or(|d| {
+        let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+        tree.arena.used() as f64 * RECLAIM_SECONDS_PER_NODE < left
+    })
 }
 
 /// Whether the most visited root move stays ahead whatever the rest of the budget does.
@@ -141,5 +157,37 @@ pub(super) fn best_is_clear(tree: &Tree, control: &Control) -> bool {
     match (most, best_value) {
         (Some((a, _)), Some((b, _))) => a == b,
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A tree of `capacity` nodes with `used` of them handed out.
+    fn tree_using(capacity: usize, used: usize) -> Tree {
+        let tree = Tree::new(capacity);
+        let already = tree.arena.used();
+        assert!(tree.arena.alloc(used - already).is_some());
+        assert_eq!(tree.arena.used(), used);
+        tree
+    }
+
+    #[test]
+    fn a_reclaim_waits_for_a_deadline_it_would_miss() {
+        // 4 million nodes take about a second to reclaim at the assumed rate.
+        let tree = tree_using(4_200_000, 4_000_000);
+        let now = Instant::now();
+        assert!(reclaim_fits(&tree, None), "analysis has no deadline");
+        assert!(reclaim_fits(&tree, Some(now + Duration::from_secs(30))));
+        assert!(!reclaim_fits(&tree, Some(now + Duration::from_millis(200))));
+        assert!(
+            !reclaim_fits(&tree, Some(now)),
+            "a passed deadline leaves no time"
+        );
+        // A small tree reclaims in well under the 200 ms left.
+        let small = tree_using(200_000, 100_000);
+        assert!(reclaim_fits(&small, Some(now + Duration::from_millis(200))));
     }
 }
