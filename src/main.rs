@@ -120,6 +120,10 @@ enum Command {
         /// Smoothing: gamma = (played + a) / (available + b).
         #[arg(long, default_value_t = 20.0)]
         prior_available: f64,
+        /// Instead of counting, fit a Bradley-Terry model with "a move elsewhere" as one
+        /// more contestant, by this many minorization-maximization steps (0: count).
+        #[arg(long, default_value_t = 0)]
+        mm_iterations: usize,
     },
     /// Measure how well the model (built in, or --patterns) predicts the moves of SGF games.
     BenchPolicy {
@@ -327,8 +331,8 @@ fn train_patterns(
 fn train_playout_patterns(
     games: &[PathBuf],
     out: &std::path::Path,
-    a: f64,
-    b: f64,
+    (a, b): (f64, f64),
+    mm_iterations: usize,
     threads: usize,
 ) -> Result<(), String> {
     use shoutan::playout::gammas::Counts;
@@ -340,10 +344,20 @@ fn train_playout_patterns(
     let progress = Progress::new(true);
     let set = load_games(games, threads, &progress, "games")?;
     let mut counts = Counts::new();
+    if mm_iterations > 0 {
+        counts.keep_positions();
+    }
     for game in &set.games {
         counts.add_game(game);
     }
-    let file = counts.to_file(a, b);
+    let file = if mm_iterations > 0 {
+        // The prior opponent: the smoothing's gamma for a pattern never seen.
+        let (file, rest) = counts.fit(mm_iterations, a / b);
+        println!("gamma of a move elsewhere (use as gamma_rest): {rest:.4}");
+        file
+    } else {
+        counts.to_file(a, b)
+    };
     let bytes = file.to_bytes();
     std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
     println!("{} games ({})", set.games.len(), set.skip_summary());
@@ -440,9 +454,10 @@ fn main() -> ExitCode {
             out,
             prior_played,
             prior_available,
+            mm_iterations,
         }) => {
-            match train_playout_patterns(&games, &out, prior_played, prior_available, opts.threads)
-            {
+            let priors = (prior_played, prior_available);
+            match train_playout_patterns(&games, &out, priors, mm_iterations, opts.threads) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("shoutan: {e}");
