@@ -65,7 +65,8 @@ struct Cli {
     dynamic_komi: String,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
-    /// resign_streak, virtual_loss, lgrf, lgrf_order, widen_visits, widen_rate, prior.RULE.
+    /// resign_streak, virtual_loss, lgrf, lgrf_order, gammas, gamma_rest, widen_visits,
+    /// widen_rate, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Move-prediction model file to use instead of the built-in one.
@@ -103,6 +104,26 @@ enum Command {
         /// Fraction of the training positions to use, in (0, 1].
         #[arg(long, default_value_t = 1.0)]
         sample: f64,
+    },
+    /// Count the learned 3x3 pattern gammas of the heavy playouts on SGF games and write
+    /// them as a gamma file (see `docs/policy.md`).
+    TrainPlayoutPatterns {
+        /// Games: SGF files, directories of them, .tar.gz archives.
+        #[arg(long, num_args = 1.., required = true)]
+        games: Vec<PathBuf>,
+        /// Where to write the gamma file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Smoothing: gamma = (played + a) / (available + b).
+        #[arg(long, default_value_t = 1.0)]
+        prior_played: f64,
+        /// Smoothing: gamma = (played + a) / (available + b).
+        #[arg(long, default_value_t = 20.0)]
+        prior_available: f64,
+        /// Instead of counting, fit a Bradley-Terry model with "a move elsewhere" as one
+        /// more contestant, by this many minorization-maximization steps (0: count).
+        #[arg(long, default_value_t = 0)]
+        mm_iterations: usize,
     },
     /// Measure how well the model (built in, or --patterns) predicts the moves of SGF games.
     BenchPolicy {
@@ -306,6 +327,56 @@ fn train_patterns(
     Ok(())
 }
 
+/// `shoutan train-playout-patterns`: counts the playout pattern gammas and writes them.
+fn train_playout_patterns(
+    games: &[PathBuf],
+    out: &std::path::Path,
+    (a, b): (f64, f64),
+    mm_iterations: usize,
+    threads: usize,
+) -> Result<(), String> {
+    use shoutan::playout::gammas::Counts;
+    use shoutan::policy::train::{Progress, load_games};
+    if !(a > 0.0 && b >= a && b.is_finite()) {
+        return Err("need 0 < --prior-played <= --prior-available".into());
+    }
+    let start = std::time::Instant::now();
+    let progress = Progress::new(true);
+    let set = load_games(games, threads, &progress, "games")?;
+    let mut counts = Counts::new();
+    if mm_iterations > 0 {
+        counts.keep_positions();
+    }
+    for game in &set.games {
+        counts.add_game(game);
+    }
+    let file = if mm_iterations > 0 {
+        // The prior opponent: the smoothing's gamma for a pattern never seen.
+        let (file, rest) = counts.fit(mm_iterations, a / b);
+        println!("gamma of a move elsewhere (use as gamma_rest): {rest:.4}");
+        file
+    } else {
+        counts.to_file(a, b)
+    };
+    let bytes = file.to_bytes();
+    std::fs::write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{} games ({})", set.games.len(), set.skip_summary());
+    println!(
+        "{} positions, {:.2} candidates a position, the move played among them in {:.1}%",
+        counts.positions,
+        counts.candidates as f64 / counts.positions.max(1) as f64,
+        100.0 * counts.local_moves as f64 / counts.positions.max(1) as f64
+    );
+    println!(
+        "{} patterns, {} bytes, written to {} in {:.1} s",
+        file.entries.len(),
+        bytes.len(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// `shoutan bench-policy`: the model's accuracy on games.
 fn bench_policy(
     games: &[PathBuf],
@@ -371,6 +442,22 @@ fn main() -> ExitCode {
                 verbose: true,
             };
             match train_patterns(&opts, &out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::TrainPlayoutPatterns {
+            games,
+            out,
+            prior_played,
+            prior_available,
+            mm_iterations,
+        }) => {
+            let priors = (prior_played, prior_available);
+            match train_playout_patterns(&games, &out, priors, mm_iterations, opts.threads) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("shoutan: {e}");

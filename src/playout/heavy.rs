@@ -13,7 +13,10 @@
 //!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
 //!    extension to three liberties for our own chain of two that such an atari would take;
 //! 3. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
-//!    last move and the move before;
+//!    last move and the move before; or, when learned gammas are on
+//!    ([`Playout::configure_gammas`], [`super::gammas`]), one of those empty points drawn
+//!    with probability proportional to its learned gamma, beside a "rest" mass that goes
+//!    on to step 4;
 //! 4. a random move that is legal, fills no own eye and is no self-atari, except a capture
 //!    or a nakade ([`tactics::is_nakade_self_atari`]); now and then a plain light move
 //!    instead, for diversity.
@@ -21,6 +24,7 @@
 //! Candidates of one step are drawn uniformly among those that pass the checks.
 
 use super::Playout;
+use super::gammas::{self, GammaTable};
 use super::replies::ReplyOrder;
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::game::PositionHistory;
@@ -254,7 +258,13 @@ impl Playout {
             {
                 return p;
             }
-            if self.rng.chance(SHAPE_RATE) {
+            if let Some(table) = self.gammas {
+                if self.rng.chance(SHAPE_RATE)
+                    && let Some(p) = self.learned_shape_move(table, c, history, ko)
+                {
+                    return p;
+                }
+            } else if self.rng.chance(SHAPE_RATE) {
                 let mut cands = Candidates::new();
                 shape_moves(&self.board, last, c, &mut cands);
                 let last2 = self.board.last_move2();
@@ -270,6 +280,64 @@ impl Playout {
             return self.pick_light(c, history, ko);
         }
         self.pick_sane(c, history, ko)
+    }
+
+    /// A move of `c` among the empty points around the last two moves that are legal, fill
+    /// no own eye and are no bad self-atari, drawn with probability proportional to its
+    /// learned gamma; `None` when the draw lands on the rest mass or there is no candidate.
+    /// One table lookup a candidate; allocates nothing.
+    fn learned_shape_move(
+        &mut self,
+        table: &GammaTable,
+        c: Color,
+        history: &PositionHistory,
+        ko: KoRule,
+    ) -> Option<Point> {
+        let mut seen = [NO_POINT; 16];
+        let mut n_seen = 0;
+        let mut points = [NO_POINT; 16];
+        let mut weights = [0u32; 16];
+        let mut n = 0;
+        let mut total = 0u32;
+        for centre in [self.board.last_move(), self.board.last_move2()] {
+            if centre == NO_POINT {
+                continue;
+            }
+            let b = &self.board;
+            for q in b.neighbors(centre).into_iter().chain(b.diagonals(centre)) {
+                if b.cell(q) != Cell::Empty || seen[..n_seen].contains(&q) {
+                    continue;
+                }
+                seen[n_seen] = q;
+                n_seen += 1;
+                if !self.light_candidate(q, c) {
+                    continue;
+                }
+                let key = gammas::pattern_key(b, q, c);
+                if key & gammas::SELF_ATARI_BIT != 0 && is_bad_self_atari(b, q, c) {
+                    continue;
+                }
+                if self.repeats(q, c, history, ko) {
+                    continue;
+                }
+                let w = table.weight(key);
+                points[n] = q;
+                weights[n] = w;
+                total += w;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let mut r = self.rng.below((total + self.gamma_rest) as usize) as u32;
+        for (&p, &w) in points[..n].iter().zip(&weights[..n]) {
+            if r < w {
+                return Some(p);
+            }
+            r -= w;
+        }
+        None
     }
 
     /// The stored reply of `c` to the last two moves, else to the last move `last`, if it

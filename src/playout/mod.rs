@@ -16,6 +16,7 @@
 //! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
 //! so only those moves are looked up in the position tables.
 
+pub mod gammas;
 pub mod heavy;
 pub mod replies;
 
@@ -179,6 +180,11 @@ pub struct Playout {
     scratch: Box<Board>,
     /// Last good replies for the heavy policy (off until configured).
     pub replies: Replies,
+    /// Learned pattern gammas for the heavy policy's shape step (`None`: the hand-written
+    /// shapes), see [`Playout::configure_gammas`].
+    gammas: Option<&'static gammas::GammaTable>,
+    /// The drawing weight of "no shape move" beside the gammas of the candidates.
+    gamma_rest: u32,
 }
 
 impl Playout {
@@ -193,7 +199,18 @@ impl Playout {
             owners: [Cell::Empty; MAX_POINTS],
             scratch: Box::new(Board::new(9)),
             replies: Replies::new(),
+            gammas: None,
+            gamma_rest: 0,
         }
+    }
+
+    /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])
+    /// when `on`, drawing among the candidates around the last two moves with probability
+    /// proportional to their gammas, beside a mass `rest` (in units of gamma) that falls
+    /// through to the random move; off, the hand-written shapes are drawn uniformly.
+    pub fn configure_gammas(&mut self, on: bool, rest: f32) {
+        self.gammas = on.then(gammas::builtin);
+        self.gamma_rest = (f64::from(rest.clamp(0.0, 64.0)) * f64::from(gammas::WEIGHT_ONE)) as u32;
     }
 
     /// Starts from `root`, forgetting every position of the previous playout.
@@ -649,5 +666,55 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Heavy playouts with learned gammas play only moves the game accepts (positional
+    /// superko included; passes are implied by a repeated colour), on 9x9 and on every
+    /// board size, and end with a consistent board and score; their shape step is used.
+    #[test]
+    fn gamma_playouts_finish_games_legally() {
+        let mut po = Playout::new(33);
+        let mut local = 0;
+        let mut total = 0;
+        for size in [9, 2, 3, 5, 13, 19, 25] {
+            for rest in [0.0, 0.5] {
+                po.configure_gammas(true, rest);
+                for _ in 0..(if size == 9 { 20 } else { 2 }) {
+                    let mut game = Game::new(size, Rules::chinese()).unwrap();
+                    game.set_ko_rule(KoRule::Positional);
+                    po.start(game.board());
+                    let out = po.run(
+                        Color::Black,
+                        game.positions(),
+                        KoRule::Positional,
+                        7.5,
+                        Policy::Heavy,
+                    );
+                    po.board.check_invariants().unwrap();
+                    assert!(out.length <= max_playout_moves(size));
+                    assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, 7.5));
+                    let mut color = Color::Black;
+                    for &(p, c) in &po.moves {
+                        if c != color {
+                            game.play(Move::Pass, color).unwrap();
+                        }
+                        let b = game.board();
+                        let near = [b.last_move(), b.last_move2()].iter().any(|&m| {
+                            m != NO_POINT
+                                && (b.neighbors(m).contains(&p) || b.diagonals(m).contains(&p))
+                        });
+                        local += usize::from(near);
+                        total += 1;
+                        game.play(Move::Play(p), c).unwrap();
+                        color = c.opponent();
+                    }
+                    for p in po.board.points() {
+                        assert_eq!(game.board().cell(p), po.board.cell(p));
+                    }
+                }
+            }
+        }
+        // Most moves answer the last two moves once the gammas draw among those points.
+        assert!(local * 2 > total, "{local} local moves of {total}");
     }
 }

@@ -55,6 +55,13 @@ pub struct Params {
     /// Where heavy playouts try the stored reply: 0 before the atari tactics, 1 between the
     /// tactics and the 3x3 shapes.
     pub lgrf_order: u8,
+    /// Learned 3x3 pattern gammas in the heavy playouts' shape step
+    /// ([`crate::playout::gammas`]): 0 off (hand-written shapes), 1 on, 2 on boards up
+    /// to 9x9 only.
+    pub gammas: u8,
+    /// Drawing weight, in units of gamma, of "no shape move" beside the candidates' gammas
+    /// when `gammas` is on (the rest goes on to the random move).
+    pub gamma_rest: f32,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -81,6 +88,8 @@ impl Default for Params {
             virtual_loss: 1,
             lgrf: 0,
             lgrf_order: 0,
+            gammas: 0,
+            gamma_rest: 0.5,
             widen_visits: 0.0,
             widen_rate: 1.4,
             prior_overrides: Vec::new(),
@@ -115,6 +124,8 @@ impl Params {
             "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
             "lgrf" => self.lgrf = (number as u8).min(2),
             "lgrf_order" => self.lgrf_order = (number as u8).min(1),
+            "gammas" => self.gammas = (number as u8).min(2),
+            "gamma_rest" => self.gamma_rest = (number as f32).min(64.0),
             "widen_visits" => self.widen_visits = number as f32,
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             _ => match name.strip_prefix("prior.") {
@@ -145,6 +156,15 @@ impl Params {
         }
         let grown = (1.0 + visits as f32 / self.widen_visits).ln() / self.widen_rate.ln();
         1 + grown as usize
+    }
+
+    /// Whether heavy playouts on a board of `size` use the learned pattern gammas.
+    pub fn gammas_for(&self, size: usize) -> bool {
+        match self.gammas {
+            0 => false,
+            1 => true,
+            _ => size <= 9,
+        }
     }
 
     /// Visits a leaf needs before it gets children on a board of `size`.

@@ -284,11 +284,14 @@ impl Worker {
 
     /// Switches the playouts' last-good-reply tables to the search's parameters.
     fn configure_replies(&mut self, s: &Shared<'_>) {
-        self.configure_replies_for(s.policy, s.params);
+        self.configure_replies_for(s.policy, s.params, s.root_board.size());
     }
 
-    /// Switches the playouts' last-good-reply tables to `params` under `policy`.
-    fn configure_replies_for(&mut self, policy: Policy, params: &Params) {
+    /// Switches the playouts' last-good-reply tables and pattern gammas to `params` under
+    /// `policy` on a board of `size`.
+    fn configure_replies_for(&mut self, policy: Policy, params: &Params, size: usize) {
+        self.playout
+            .configure_gammas(params.gammas_for(size), params.gamma_rest);
         let level = if policy == Policy::Heavy {
             params.lgrf
         } else {
@@ -432,7 +435,7 @@ impl Worker {
         params: &Params,
         n: u32,
     ) -> Ownership {
-        self.configure_replies_for(policy, params);
+        self.configure_replies_for(policy, params, game.board().size());
         self.playout_ownership(
             game.board(),
             color,
