@@ -1191,9 +1191,29 @@ impl Iterator for ChainStones<'_> {
     }
 }
 
+/// Helpers for the unit tests of every module that sets up positions by hand.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::{Board, Move, Point};
+
+    /// The board a diagram draws (the diagram must be valid).
+    pub(crate) fn board_from(rows: &[&str]) -> Board {
+        Board::from_diagram(rows).expect("valid diagram")
+    }
+
+    /// The point a vertex name such as "C3" names (it must name one).
+    pub(crate) fn pt(b: &Board, name: &str) -> Point {
+        match b.parse_move(name) {
+            Ok(Move::Play(p)) => p,
+            _ => panic!("bad vertex {name}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use test_support::pt;
 
     #[test]
     fn diagrams_with_bad_rows_are_refused() {
@@ -1215,13 +1235,6 @@ mod tests {
         let n = b.play(p, c);
         b.check_invariants().unwrap();
         n
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
     }
 
     #[test]

@@ -245,18 +245,7 @@ pub fn move_features(board: &Board, c: Color, p: Point) -> MoveFeatures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
-
-    fn board_from(rows: &[&str]) -> Board {
-        Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
-    }
+    use crate::board::test_support::{board_from, pt};
 
     #[test]
     fn neighbourhood_code_reads_the_ring_in_order() {

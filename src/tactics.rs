@@ -319,18 +319,7 @@ pub fn can_capture_attacker(board: &Board, stone: Point, defender: Color) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
-
-    fn board_from(rows: &[&str]) -> Board {
-        Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
-    }
+    use crate::board::test_support::{board_from, pt};
 
     #[test]
     fn self_atari_cases() {

@@ -513,17 +513,7 @@ impl Counts {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board_from(rows: &[&str]) -> Board {
-        Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
-    }
+    use crate::board::test_support::{board_from, pt};
 
     #[test]
     fn colour_swap_and_symmetries_are_consistent() {
