@@ -380,6 +380,24 @@ mod tests {
     use crate::game::Game;
     use crate::rules::Rules;
 
+    /// Runs one playout for Black from `game`'s position (positional superko) and checks
+    /// what every playout must end with: a consistent board, a length within the cap and
+    /// the Tromp-Taylor score of the final board.
+    fn run_checked(po: &mut Playout, game: &Game, komi: f32, policy: Policy) -> Outcome {
+        po.start(game.board());
+        let out = po.run(
+            Color::Black,
+            game.positions(),
+            KoRule::Positional,
+            komi,
+            policy,
+        );
+        po.board.check_invariants().unwrap();
+        assert!(out.length <= max_playout_moves(game.board().size()));
+        assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, komi));
+        out
+    }
+
     #[test]
     fn playouts_end_with_only_eyes_left_and_score_consistently() {
         let game = Game::new(9, Rules::chinese()).unwrap();
@@ -390,16 +408,7 @@ mod tests {
             } else {
                 Policy::Heavy
             };
-            po.start(game.board());
-            let out = po.run(
-                Color::Black,
-                game.positions(),
-                KoRule::Positional,
-                7.5,
-                policy,
-            );
-            po.board.check_invariants().unwrap();
-            assert!(out.length <= max_playout_moves(9));
+            let out = run_checked(&mut po, &game, 7.5, policy);
             // A playout that ended on two passes left only eyes and unplayable points.
             let ended_by_passes = out.length < max_playout_moves(9);
             // (Heavy playouts also pass rather than play a bad self-atari.)
@@ -413,8 +422,6 @@ mod tests {
                     );
                 }
             }
-            let expected = crate::score::tromp_taylor_score(&po.board, 7.5);
-            assert_eq!(out.score, expected);
         }
     }
 
@@ -652,17 +659,7 @@ mod tests {
             let game = Game::new(size, Rules::chinese()).unwrap();
             for policy in [Policy::Light, Policy::Heavy] {
                 for _ in 0..3 {
-                    po.start(game.board());
-                    let out = po.run(
-                        Color::Black,
-                        game.positions(),
-                        KoRule::Positional,
-                        0.5,
-                        policy,
-                    );
-                    po.board.check_invariants().unwrap();
-                    assert!(out.length <= max_playout_moves(size));
-                    assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, 0.5));
+                    run_checked(&mut po, &game, 0.5, policy);
                 }
             }
         }
@@ -682,17 +679,7 @@ mod tests {
                 for _ in 0..(if size == 9 { 20 } else { 2 }) {
                     let mut game = Game::new(size, Rules::chinese()).unwrap();
                     game.set_ko_rule(KoRule::Positional);
-                    po.start(game.board());
-                    let out = po.run(
-                        Color::Black,
-                        game.positions(),
-                        KoRule::Positional,
-                        7.5,
-                        Policy::Heavy,
-                    );
-                    po.board.check_invariants().unwrap();
-                    assert!(out.length <= max_playout_moves(size));
-                    assert_eq!(out.score, crate::score::tromp_taylor_score(&po.board, 7.5));
+                    run_checked(&mut po, &game, 7.5, Policy::Heavy);
                     let mut color = Color::Black;
                     for &(p, c) in &po.moves {
                         if c != color {
