@@ -64,7 +64,7 @@ struct Cli {
     #[arg(long, default_value = "linear")]
     dynamic_komi: String,
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
-    /// rave_weighting, expand_threshold, score_weight, prime_playouts, early_stop,
+    /// rave_weighting, rave_floor, expand_threshold, score_weight, prime_playouts, early_stop,
     /// resign_streak, virtual_loss, lgrf, lgrf_order, gammas, gamma_rest, widen_visits,
     /// widen_rate, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]

@@ -33,8 +33,12 @@ pub struct Params {
     /// RAVE equivalence: the number of visits at which a move's own value and its AMAF value
     /// weigh the same (0 turns RAVE off).
     pub rave_equiv: f32,
-    /// Weigh AMAF updates by how soon the move came after the node (2 at once, 0 at the end).
+    /// Weigh AMAF updates by how soon the move came after the node (2 at once, down to
+    /// `2·rave_floor` at the end).
     pub rave_weighting: bool,
+    /// The weight of an AMAF update at the end of a simulation, as a share of one at its
+    /// start (0..1).
+    pub rave_floor: f32,
     /// Visits a leaf needs before it gets children (0: by board size).
     pub expand_threshold: u32,
     /// Weight of the score margin in a simulation's value (0: win or loss only).
@@ -80,6 +84,7 @@ impl Default for Params {
             root_explore: 0.0,
             rave_equiv: 3000.0,
             rave_weighting: true,
+            rave_floor: 0.0,
             expand_threshold: 0,
             score_weight: 0.0,
             prime_playouts: 128,
@@ -116,6 +121,7 @@ impl Params {
             "root_explore" => self.root_explore = number as f32,
             "rave_equiv" => self.rave_equiv = number as f32,
             "rave_weighting" => self.rave_weighting = number != 0.0,
+            "rave_floor" => self.rave_floor = (number as f32).min(1.0),
             "expand_threshold" => self.expand_threshold = number as u32,
             "score_weight" => self.score_weight = (number as f32).min(1.0),
             "prime_playouts" => self.prime_playouts = number as u32,

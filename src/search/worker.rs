@@ -392,6 +392,7 @@ impl Worker {
             self.first.set(p, c, tree_len + i);
         }
         let weighted = s.params.rave_weighting;
+        let floor = s.params.rave_floor as f64;
         for d in (0..self.path.len()).rev() {
             if d < tree_len
                 && let Move::Play(p) = self.tree_moves[d]
@@ -413,7 +414,7 @@ impl Worker {
                     && color == c
                 {
                     let weight = if weighted {
-                        2.0 * (1.0 - (at - d) as f64 / span)
+                        2.0 * (floor + (1.0 - floor) * (1.0 - (at - d) as f64 / span))
                     } else {
                         1.0
                     };
