@@ -360,17 +360,7 @@ fn tactical(board: &Board, mover: Color, p: Point, scratch: &mut Board, code: &m
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board_from(rows: &[&str]) -> Board {
-        crate::board::Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
-    }
+    use crate::board::test_support::{board_from, pt};
 
     fn code_at(b: &Board, c: Color, name: &str) -> Code {
         let mut scratch = Board::new(b.size());

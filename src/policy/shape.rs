@@ -371,18 +371,7 @@ impl ShapeScratch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
-
-    fn board_from(rows: &[&str]) -> Board {
-        crate::board::Board::from_diagram(rows).expect("valid diagram")
-    }
-
-    fn pt(b: &Board, name: &str) -> Point {
-        match b.parse_move(name) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {name}"),
-        }
-    }
+    use crate::board::test_support::{board_from, pt};
 
     fn hashes_at(board: &Board, mover: Color, p: Point) -> [u64; LEVELS] {
         let mut scratch = ShapeScratch::new();

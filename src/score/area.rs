@@ -260,10 +260,7 @@ pub fn taxed_area_score(board: &Board, owners: &mut Owners, komi: f32) -> f32 {
 mod tests {
     use super::*;
     use crate::board::Move;
-
-    fn board_from(rows: &[&str]) -> Board {
-        Board::from_diagram(rows).expect("valid diagram")
-    }
+    use crate::board::test_support::board_from;
 
     #[test]
     fn area_counts_stones_territory_and_dame() {

@@ -172,14 +172,7 @@ pub fn unconditional_life(board: &Board, color: Color) -> Unconditional {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
-
-    fn pt(b: &Board, v: &str) -> Point {
-        match b.parse_move(v) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {v}"),
-        }
-    }
+    use crate::board::test_support::pt;
 
     #[test]
     fn two_separate_eyes_live_one_eye_does_not() {

@@ -433,12 +433,9 @@ pub fn count(
 mod tests {
     use super::*;
     use crate::board::Move;
+    use crate::board::test_support::board_from;
 
     use crate::score::area::{taxed_area, taxed_area_score, tromp_taylor_score};
-
-    fn board_from(rows: &[&str]) -> Board {
-        Board::from_diagram(rows).expect("valid diagram")
-    }
 
     fn all_alive(b: &Board) -> Vec<StoneStatus> {
         vec![StoneStatus::Alive; b.array_len()]

@@ -436,13 +436,7 @@ pub fn is_finished(board: &Board, status: &[StoneStatus]) -> bool {
 mod tests {
     use super::*;
     use crate::board::Move;
-
-    fn pt(b: &Board, v: &str) -> Point {
-        match b.parse_move(v) {
-            Ok(Move::Play(p)) => p,
-            _ => panic!("bad vertex {v}"),
-        }
-    }
+    use crate::board::test_support::pt;
 
     fn statuses(rows: &[&str]) -> (Board, Vec<StoneStatus>) {
         let b = Board::from_diagram(rows).unwrap();
