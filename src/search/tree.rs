@@ -76,6 +76,9 @@ pub struct Node {
     child_count: AtomicU16,
     /// `LEAF`, `EXPANDING` or `EXPANDED`.
     state: AtomicU8,
+    /// The learned policy's probability of the move, on a log scale ([`encode_policy`]);
+    /// 0 when the move had none.
+    policy: AtomicU8,
 }
 
 /// A plain copy of a node's fields, for moving subtrees around between searches.
@@ -92,6 +95,21 @@ struct NodeData {
     mv: u16,
     child_count: u16,
     state: u8,
+    policy: u8,
+}
+
+/// Steps of the policy code per halving of the probability: probabilities from 1 down to
+/// 2^-15 fit in a byte with 4% steps.
+const POLICY_STEPS_PER_HALVING: f32 = 16.0;
+
+/// Encodes a probability for [`Node::policy`]: 1 for certainty, one more per 1/16 halving,
+/// 0 for none (below 2^-15 or not given).
+fn encode_policy(p: f32) -> u8 {
+    if p.is_nan() || p <= 0.0 {
+        return 0;
+    }
+    let steps = (-p.min(1.0).log2() * POLICY_STEPS_PER_HALVING).round();
+    if steps >= 254.0 { 0 } else { 1 + steps as u8 }
 }
 
 /// Encodes a move for [`Node::mv`].
@@ -106,6 +124,11 @@ impl Node {
     /// Makes this node a fresh leaf for `mv` with prior knowledge `prior_visits` visits (at
     /// most [`MAX_PRIOR_VISITS`]) worth `prior_value` (0..1) each.
     pub fn init(&self, mv: Move, prior_visits: u32, prior_value: f32) {
+        self.init_with_policy(mv, prior_visits, prior_value, 0.0);
+    }
+
+    /// [`Node::init`] for a move the learned policy gives probability `policy`.
+    pub fn init_with_policy(&self, mv: Move, prior_visits: u32, prior_value: f32, policy: f32) {
         let prior_visits = prior_visits.min(MAX_PRIOR_VISITS);
         self.store(&NodeData {
             mv: move_code(mv),
@@ -113,6 +136,7 @@ impl Node {
             // At most 65535 · 65536 < 2³²: exact in 32 bits.
             prior_wins: (prior_visits as f64 * prior_value.clamp(0.0, 1.0) as f64 * VALUE_UNIT)
                 as u32,
+            policy: encode_policy(policy),
             ..NodeData::default()
         });
     }
@@ -129,6 +153,7 @@ impl Node {
             prior_wins: self.prior_wins.load(Relaxed),
             mv: self.mv.load(Relaxed),
             child_count: self.child_count.load(Relaxed),
+            policy: self.policy.load(Relaxed),
             state: match self.state.load(Acquire) {
                 EXPANDED => EXPANDED,
                 _ => LEAF,
@@ -147,6 +172,7 @@ impl Node {
         self.prior_wins.store(d.prior_wins, Relaxed);
         self.mv.store(d.mv, Relaxed);
         self.child_count.store(d.child_count, Relaxed);
+        self.policy.store(d.policy, Relaxed);
         self.state.store(d.state, Release);
     }
 
@@ -273,6 +299,15 @@ impl Node {
             0.5
         } else {
             self.prior_wins.load(Relaxed) as f64 / VALUE_UNIT / n as f64
+        }
+    }
+
+    /// The learned policy's probability of the move (0 when it had none).
+    #[inline]
+    pub fn policy(&self) -> f32 {
+        match self.policy.load(Relaxed) {
+            0 => 0.0,
+            code => (-((code - 1) as f32) / POLICY_STEPS_PER_HALVING).exp2(),
         }
     }
 
@@ -839,6 +874,23 @@ mod tests {
     fn a_node_takes_48_bytes() {
         // The arena's size is what memory caps pay for: a bigger node is a smaller tree.
         assert_eq!(std::mem::size_of::<Node>(), 48);
+    }
+
+    #[test]
+    fn a_policy_probability_is_kept_within_its_step() {
+        let tree = Tree::new(4);
+        let node = tree.get(1);
+        for p in [1.0f32, 0.5, 0.3, 0.01, 1e-4] {
+            node.init_with_policy(Move::Play(3), 10, 0.5, p);
+            let back = node.policy();
+            assert!((back / p - 1.0).abs() < 0.025, "{p} came back as {back}");
+        }
+        for none in [0.0f32, -1.0, f32::NAN, 1e-6] {
+            node.init_with_policy(Move::Play(3), 10, 0.5, none);
+            assert_eq!(node.policy(), 0.0, "{none}");
+        }
+        node.init(Move::Play(3), 10, 0.5);
+        assert_eq!(node.policy(), 0.0);
     }
 
     #[test]

@@ -151,7 +151,7 @@ pub struct Worker {
     path: Vec<NodeId>,
     tree_moves: Vec<Move>,
     first: FirstPlay,
-    expand_moves: Vec<(Move, u32, f32)>,
+    expand_moves: Vec<(Move, u32, f32, f32)>,
     /// Scratch ownership for taxed counting.
     tax_owners: Box<Owners>,
     /// Scratch board for the priors' ladder reading.
@@ -328,7 +328,7 @@ impl Worker {
             for &(mv, probability) in &self.policy_out {
                 let rules = move_prior(board, mv, color, &s.priors, &mut self.scratch);
                 let (n, v) = with_policy(mv, rules, s.priors.policy, probability);
-                self.expand_moves.push((mv, n, v));
+                self.expand_moves.push((mv, n, v, probability));
             }
         } else {
             for &p in board.empty_points() {
@@ -338,18 +338,20 @@ impl Worker {
                     continue;
                 }
                 let (n, v) = move_prior(board, Move::Play(p), color, &s.priors, &mut self.scratch);
-                self.expand_moves.push((Move::Play(p), n, v));
+                self.expand_moves.push((Move::Play(p), n, v, 0.0));
             }
             let (n, v) = move_prior(board, Move::Pass, color, &s.priors, &mut self.scratch);
-            self.expand_moves.push((Move::Pass, n, v));
+            self.expand_moves.push((Move::Pass, n, v, 0.0));
         }
         let node = s.tree.get(id);
         let Some(first) = s.tree.arena.alloc(self.expand_moves.len()) else {
             node.abandon_expand();
             return;
         };
-        for (k, &(mv, n, v)) in self.expand_moves.iter().enumerate() {
-            s.tree.get(first + k as NodeId).init(mv, n, v);
+        for (k, &(mv, n, v, p)) in self.expand_moves.iter().enumerate() {
+            s.tree
+                .get(first + k as NodeId)
+                .init_with_policy(mv, n, v, p);
         }
         node.finish_expand(first, self.expand_moves.len());
     }
@@ -503,6 +505,7 @@ fn select(
 ) -> NodeId {
     let equiv = s.params.rave_equiv;
     let log_n = ((parent_visits + 1) as f32).ln();
+    let bias = s.params.policy_bias * (parent_visits as f32).powf(s.params.policy_bias_power);
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
     for id in children {
@@ -519,11 +522,14 @@ fn select(
         } else {
             mean
         };
-        let score = if explore > 0.0 {
+        let mut score = if explore > 0.0 {
             value + explore * (log_n / (n + 1.0)).sqrt()
         } else {
             value
         };
+        if bias > 0.0 {
+            score += bias * s.tree.get(id).policy() / (st.visits + 1.0);
+        }
         if score > best_score {
             best_score = score;
             best = id;
