@@ -40,6 +40,8 @@ const TWO_LIB_RATE: u32 = 900;
 const SHAPE_RATE: u32 = 950;
 /// Chance (out of 1024) of a plain light move instead of the self-atari-checked one.
 const LIGHT_RATE: u32 = 20;
+/// Moves after a ko's ban ends during which the ko step may play its point.
+const KO_FIGHT_MOVES: usize = 2;
 /// Capacity of a candidate list (more candidates than this are dropped).
 const MAX_CANDIDATES: usize = 32;
 
@@ -227,6 +229,11 @@ fn shape_moves(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
 impl Playout {
     /// The heavy policy's move for `c`, or `NO_POINT` to pass.
     pub(super) fn pick_heavy(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        if self.ko_rate > 0
+            && let Some(p) = self.ko_fight(c, history, ko)
+        {
+            return p;
+        }
         let last = self.board.last_move();
         if last != NO_POINT {
             let reply_order = (self.replies.level() > 0).then(|| self.replies.order());
@@ -396,14 +403,41 @@ impl Playout {
         None
     }
 
-    /// Like the light policy's move, but refusing bad self-ataris.
+    /// The ko step: remembers a ko while its ban lasts; in the two moves after it ends,
+    /// now and then (`ko_rate`) plays its point: the capturer connects, the other side
+    /// retakes. `None` when there is no such move.
+    fn ko_fight(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Option<Point> {
+        let played = self.moves.len();
+        if let Some((p, _)) = self.board.ko() {
+            self.last_ko = p;
+            self.last_ko_at = played;
+            return None;
+        }
+        let p = self.last_ko;
+        if p == NO_POINT || played - self.last_ko_at > KO_FIGHT_MOVES {
+            return None;
+        }
+        if self.board.cell(p) != Cell::Empty
+            || !self.board.is_legal(p, c)
+            || !self.rng.chance(self.ko_rate)
+            || is_bad_self_atari(&self.board, p, c)
+            || self.repeats(p, c, history, ko)
+        {
+            return None;
+        }
+        Some(p)
+    }
+
+    /// Like the light policy's move, but refusing bad self-ataris (with chance
+    /// `self_atari_rate`).
     fn pick_sane(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
+        let check = self.self_atari_rate >= 1024 || self.rng.chance(self.self_atari_rate);
         let mut k = self.board.empty_points().len();
         while k > 0 {
             let i = self.rng.below(k);
             let p = self.board.empty_points()[i];
             if self.light_candidate(p, c)
-                && !is_bad_self_atari(&self.board, p, c)
+                && !(check && is_bad_self_atari(&self.board, p, c))
                 && !self.repeats(p, c, history, ko)
             {
                 return p;
@@ -412,5 +446,67 @@ impl Playout {
             self.board.swap_empty_points(i, k);
         }
         NO_POINT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::test_support::{board_from, pt};
+
+    /// A playout on a board where Black has just taken a ko at C2 (White may not retake at
+    /// B2 at once), fighting kos always.
+    fn after_ko_capture() -> (Playout, PositionHistory) {
+        let board = board_from(&[
+            ". . . . .", //
+            ". . . . .",
+            ". X O . .",
+            "X O . O .",
+            ". X O . .",
+        ]);
+        let mut po = Playout::new(1);
+        po.configure_heavy(1.0, 1.0);
+        po.start(&board);
+        let history = PositionHistory::default();
+        po.board.play(pt(&po.board, "C2"), Color::Black);
+        po.moves.push((pt(&po.board, "C2"), Color::Black));
+        assert_eq!(po.board.ko().map(|k| k.0), Some(pt(&po.board, "B2")));
+        (po, history)
+    }
+
+    fn play(po: &mut Playout, name: &str, c: Color) {
+        let p = pt(&po.board, name);
+        po.board.play(p, c);
+        po.moves.push((p, c));
+    }
+
+    #[test]
+    fn the_capturer_connects_a_ko_once_the_ban_is_over() {
+        let (mut po, history) = after_ko_capture();
+        let ko = KoRule::Positional;
+        // White may not retake yet: no ko move, but the ko is remembered.
+        assert_eq!(po.ko_fight(Color::White, &history, ko), None);
+        play(&mut po, "E5", Color::White);
+        assert_eq!(
+            po.ko_fight(Color::Black, &history, ko),
+            Some(pt(&po.board, "B2"))
+        );
+    }
+
+    #[test]
+    fn the_other_side_retakes_a_ko_after_a_threat_and_an_answer() {
+        let (mut po, history) = after_ko_capture();
+        let ko = KoRule::Positional;
+        assert_eq!(po.ko_fight(Color::White, &history, ko), None);
+        play(&mut po, "E5", Color::White);
+        play(&mut po, "E4", Color::Black);
+        assert_eq!(
+            po.ko_fight(Color::White, &history, ko),
+            Some(pt(&po.board, "B2"))
+        );
+        // Two moves later the ko is old news.
+        play(&mut po, "A5", Color::White);
+        play(&mut po, "B5", Color::Black);
+        assert_eq!(po.ko_fight(Color::White, &history, ko), None);
     }
 }

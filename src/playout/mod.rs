@@ -185,6 +185,15 @@ pub struct Playout {
     gammas: Option<&'static gammas::GammaTable>,
     /// The drawing weight of "no shape move" beside the gammas of the candidates.
     gamma_rest: u32,
+    /// Chance (out of 1024) that the heavy policy fights the last ko: connects it or
+    /// retakes it once the ban is over ([`Playout::configure_heavy`]).
+    ko_rate: u32,
+    /// Chance (out of 1024) that the heavy policy's random move refuses bad self-ataris.
+    self_atari_rate: u32,
+    /// The point of the last ko seen in this playout (`NO_POINT`: none)...
+    last_ko: Point,
+    /// ...and the number of playout moves played when it was seen.
+    last_ko_at: usize,
 }
 
 impl Playout {
@@ -201,7 +210,21 @@ impl Playout {
             replies: Replies::new(),
             gammas: None,
             gamma_rest: 0,
+            ko_rate: 0,
+            self_atari_rate: 1024,
+            last_ko: NO_POINT,
+            last_ko_at: 0,
         }
+    }
+
+    /// Sets two habits of the heavy policy, as chances from 0 to 1: fighting the last ko
+    /// (connect or retake it in the two moves after its ban ends, as Pachi's playouts do;
+    /// without it a ko in a playout is settled by whoever happens to play there), and
+    /// refusing bad self-ataris in the random step (1: always).
+    pub fn configure_heavy(&mut self, ko_fight: f32, self_atari_check: f32) {
+        let rate = |x: f32| (x.clamp(0.0, 1.0) * 1024.0).round() as u32;
+        self.ko_rate = rate(ko_fight);
+        self.self_atari_rate = rate(self_atari_check);
     }
 
     /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])
@@ -219,6 +242,7 @@ impl Playout {
         self.replies.use_size(root.size());
         self.local.clear();
         self.moves.clear();
+        self.last_ko = NO_POINT;
     }
 
     /// Whether `c` may play `p` here, superko included (against the game `history` and the

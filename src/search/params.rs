@@ -66,6 +66,11 @@ pub struct Params {
     /// Drawing weight, in units of gamma, of "no shape move" beside the candidates' gammas
     /// when `gammas` is on (the rest goes on to the random move).
     pub gamma_rest: f32,
+    /// Chance (0..1) that a heavy playout fights the last ko: connects or retakes it in
+    /// the two moves after its ban ends ([`crate::playout::Playout::configure_heavy`]).
+    pub ko_fight: f32,
+    /// Chance (0..1) that a heavy playout's random move refuses bad self-ataris.
+    pub self_atari_check: f32,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -103,6 +108,8 @@ impl Default for Params {
             lgrf_order: 0,
             gammas: 0,
             gamma_rest: 0.5,
+            ko_fight: 0.0,
+            self_atari_check: 1.0,
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -142,6 +149,8 @@ impl Params {
             "lgrf_order" => self.lgrf_order = (number as u8).min(1),
             "gammas" => self.gammas = (number as u8).min(2),
             "gamma_rest" => self.gamma_rest = (number as f32).min(64.0),
+            "ko_fight" => self.ko_fight = (number as f32).min(1.0),
+            "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "policy_bias_power" => self.policy_bias_power = (number as f32).min(1.0),

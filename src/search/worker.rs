@@ -292,6 +292,8 @@ impl Worker {
     fn configure_replies_for(&mut self, policy: Policy, params: &Params, size: usize) {
         self.playout
             .configure_gammas(params.gammas_for(size), params.gamma_rest);
+        self.playout
+            .configure_heavy(params.ko_fight, params.self_atari_check);
         let level = if policy == Policy::Heavy {
             params.lgrf
         } else {
