@@ -78,11 +78,14 @@ pub struct Params {
     pub widen_visits: f32,
     /// Growth factor of the visits between two unprunings (see `widen_visits`).
     pub widen_rate: f32,
-    /// Progressive bias by the learned policy: a child's selection score gains
-    /// `policy_bias · p · N^policy_bias_power / (n + 1)`, with `p` its probability, `N` the
-    /// parent's visits and `n` its own. Unlike the prior's equivalent visits, AMAF values
-    /// cannot drown it (0: off).
+    /// Progressive bias by the learned policy below the root: a child's selection score
+    /// gains `policy_bias · p · N^policy_bias_power / (n + 1)`, with `p` its probability,
+    /// `N` the parent's visits and `n` its own. Unlike the prior's equivalent visits, AMAF
+    /// values cannot drown it (0: off).
     pub policy_bias: f32,
+    /// The same at the root, where a move whose AMAF value misleads (it only works when
+    /// played first) costs the game.
+    pub root_policy_bias: f32,
     /// The power of the parent's visits in the policy bias (0: classic progressive bias,
     /// ½: PUCT).
     pub policy_bias_power: f32,
@@ -113,6 +116,7 @@ impl Default for Params {
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
+            root_policy_bias: 0.0,
             policy_bias_power: 0.0,
             prior_overrides: Vec::new(),
         }
@@ -153,6 +157,7 @@ impl Params {
             "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
+            "root_policy_bias" => self.root_policy_bias = number as f32,
             "policy_bias_power" => self.policy_bias_power = (number as f32).min(1.0),
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             _ => match name.strip_prefix("prior.") {

@@ -218,10 +218,10 @@ impl Worker {
             if children.is_empty() {
                 break;
             }
-            let explore = if id == root {
-                s.params.root_explore
+            let (explore, bias) = if id == root {
+                (s.params.root_explore, s.params.root_policy_bias)
             } else {
-                s.params.explore
+                (s.params.explore, s.params.policy_bias)
             };
             let children = if id == root || s.prediction.is_none() {
                 children
@@ -229,7 +229,7 @@ impl Worker {
                 let width = s.params.widening(node.visits()).min(children.len());
                 children.start..children.start + width as NodeId
             };
-            let child = select(s, explore, node.visits(), children);
+            let child = select(s, explore, bias, node.visits(), children);
             let cnode = tree.get(child);
             cnode.add_virtual_loss(s.params.virtual_loss);
             let mv = cnode.mv();
@@ -502,12 +502,13 @@ pub fn value_of_score(score: f64, score_weight: f64) -> f64 {
 fn select(
     s: &Shared<'_>,
     explore: f32,
+    policy_bias: f32,
     parent_visits: u32,
     children: std::ops::Range<NodeId>,
 ) -> NodeId {
     let equiv = s.params.rave_equiv;
     let log_n = ((parent_visits + 1) as f32).ln();
-    let bias = s.params.policy_bias * (parent_visits as f32).powf(s.params.policy_bias_power);
+    let bias = policy_bias * (parent_visits as f32).powf(s.params.policy_bias_power);
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
     for id in children {
