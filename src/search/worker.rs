@@ -418,7 +418,7 @@ impl Worker {
                     && color == c
                 {
                     let weight = if weighted {
-                        2.0 * (floor + (1.0 - floor) * (1.0 - (at - d) as f64 / span))
+                        amaf_weight((at - d) as f64 / span, floor)
                     } else {
                         1.0
                     };
@@ -476,6 +476,15 @@ impl Worker {
         }
         (tally.ownership(board), black_wins / n.max(1) as f64)
     }
+}
+
+/// The weight of an AMAF update for a move played `late` (0..1) of the way from the node
+/// to the end of the simulation: 2 at once, falling linearly to `2·floor` at the end, so
+/// that a move which only works when played at once is not buried under playouts where it
+/// came too late, while late moves still say something about a point.
+#[inline]
+fn amaf_weight(late: f64, floor: f64) -> f64 {
+    2.0 * (floor + (1.0 - floor) * (1.0 - late))
 }
 
 /// A simulation's value for Black: 1 for a win, 0 for a loss, ½ for a draw, shifted slightly
@@ -539,4 +548,23 @@ fn select(
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amaf_weights_fall_from_two_to_twice_the_floor() {
+        for floor in [0.0, 0.25, 1.0] {
+            assert!((amaf_weight(0.0, floor) - 2.0).abs() < 1e-12);
+            assert!((amaf_weight(1.0, floor) - 2.0 * floor).abs() < 1e-12);
+            let mut previous = f64::INFINITY;
+            for k in 0..=10 {
+                let w = amaf_weight(k as f64 / 10.0, floor);
+                assert!(w <= previous && w >= 2.0 * floor - 1e-12);
+                previous = w;
+            }
+        }
+    }
 }
