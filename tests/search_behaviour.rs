@@ -3,6 +3,7 @@
 //! tactical positions of `gtp-scripts/search_*.gtp` run in `tests/gtp_scripts.rs`.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use shoutan::board::{Color, Move};
 use shoutan::game::Game;
@@ -510,4 +511,29 @@ fn analysis_streams_info_lines_and_stops_on_the_next_command() {
     // A vertex and a value for each of the 81 points.
     assert_eq!(influence.split(' ').count(), 1 + 2 * 81, "{own}");
     assert!(e.execute("lz-analyze b nonsense").starts_with("? "));
+}
+
+#[test]
+fn a_search_out_of_time_before_it_starts_still_finds_a_move() {
+    // A starved machine can spend a whole move's time on the set-up: the search must still
+    // run a few simulations and play a real move, not pass for lack of any.
+    let mut game = Game::new(9, Rules::chinese()).unwrap();
+    for v in ["E5", "C3"] {
+        let m = game.board().parse_move(v).unwrap();
+        let c = game.to_move();
+        game.play(m, c).unwrap();
+    }
+    let mut s = Searcher::new(SearchConfig {
+        seed: Some(5),
+        max_memory: 16 << 20,
+        ..SearchConfig::default()
+    });
+    let limits = Limits {
+        time: Some(Duration::ZERO),
+        ..Limits::default()
+    };
+    let r = search_black(&mut s, &game, limits);
+    assert!(r.summary.playouts >= 64, "{} playouts", r.summary.playouts);
+    assert_ne!(r.best_move(), Move::Pass);
+    assert_ne!(s.decide(&game, Color::Black, Mode::Normal, &r), Move::Pass);
 }

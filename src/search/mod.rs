@@ -52,7 +52,8 @@ use priors::{move_prior, with_policy};
 use report::log_progress;
 use results::summarize;
 use stop::{
-    Control, EARLY_STOP_CHECK_EVERY, best_is_clear, cannot_change, reclaim_fits, reclaim_if_needed,
+    Control, EARLY_STOP_CHECK_EVERY, MIN_SIMULATIONS, best_is_clear, cannot_change, reclaim_fits,
+    reclaim_if_needed,
 };
 use tree::Tree;
 use worker::{OwnershipCounts, Shared, Worker};
@@ -330,6 +331,7 @@ impl Searcher {
                 }
                 if let Some(t) = target
                     && now >= t
+                    && control.done.load(Relaxed) >= MIN_SIMULATIONS
                     && best_is_clear(&tree, &control)
                 {
                     control.stop.store(true, Relaxed);
@@ -450,7 +452,7 @@ fn run_worker(
         let tree_guard = control.read_tree();
         worker.simulate(shared, ownership);
         let done = control.done.fetch_add(1, Relaxed) + 1;
-        if control.deadline.is_some_and(|d| Instant::now() >= d) {
+        if done >= MIN_SIMULATIONS && control.deadline.is_some_and(|d| Instant::now() >= d) {
             control.stop.store(true, Relaxed);
         }
         if first

@@ -18,6 +18,11 @@ pub(super) const EARLY_STOP_CHECK_EVERY: u64 = 64;
 /// the time left allows (the first ones include warming caches and the first expansions).
 const RATE_WARMUP_SECONDS: f64 = 0.05;
 
+/// Simulations a timed search runs even past its deadline: on a starved machine (or with a
+/// tiny budget) the set-up can eat the whole move time, and a search without a single
+/// simulation could only answer a pass. A few dozen simulations cost milliseconds.
+pub(super) const MIN_SIMULATIONS: u64 = 64;
+
 /// Visits a root move needs before its value may count as the best: fewer is noise.
 const BEST_VALUE_MIN_VISITS: u32 = 10;
 
