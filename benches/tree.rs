@@ -12,12 +12,12 @@ fn tree_with_subtree(nodes: usize) -> (Tree, NodeId) {
     let mut tree = Tree::new(nodes + 100);
     let root = tree.root_id();
     let kept = [Move::Play(10), Move::Play(11)];
-    assert!(tree.set_children(root, &kept, |_| (1, 0.5)));
+    assert!(tree.set_children(root, &kept, |_| (1, 0.5, 0.0)));
     let first = tree.child_by_move(root, kept[0]).expect("just added");
     let moves: Vec<Move> = (20..28).map(Move::Play).collect();
     let mut queue = std::collections::VecDeque::from([first]);
     while let Some(id) = queue.pop_front() {
-        if !tree.set_children(id, &moves, |_| (1, 0.5)) {
+        if !tree.set_children(id, &moves, |_| (1, 0.5, 0.0)) {
             break;
         }
         queue.extend(tree.get(id).children().into_iter().flatten());

@@ -537,3 +537,27 @@ fn a_search_out_of_time_before_it_starts_still_finds_a_move() {
     assert_ne!(r.best_move(), Move::Pass);
     assert_ne!(s.decide(&game, Color::Black, Mode::Normal, &r), Move::Pass);
 }
+
+#[test]
+fn root_moves_carry_the_policy_probability_for_the_policy_bias() {
+    let game = Game::new(9, Rules::chinese()).unwrap();
+    let mut s = Searcher::new(SearchConfig {
+        seed: Some(2),
+        max_memory: 16 << 20,
+        ..SearchConfig::default()
+    });
+    let limits = Limits {
+        playouts: Some(200),
+        ..Limits::default()
+    };
+    search_black(&mut s, &game, limits);
+    let tree = s.tree().expect("a tree after a search");
+    let children = tree.root().children().expect("an expanded root");
+    let probabilities: Vec<f32> = children.map(|c| tree.get(c).policy()).collect();
+    let total: f32 = probabilities.iter().sum();
+    assert!(
+        probabilities.iter().filter(|&&p| p > 0.0).count() > 20,
+        "{probabilities:?}"
+    );
+    assert!((0.8..1.1).contains(&total), "probabilities sum to {total}");
+}

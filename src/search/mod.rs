@@ -250,8 +250,11 @@ impl Searcher {
         let mut root_prior = |mv: Move| {
             let rules = move_prior(root_board, mv, color, &priors, &mut scratch);
             match root_policy.iter().find(|&&(m, _)| m == mv) {
-                Some(&(_, probability)) => with_policy(mv, rules, priors.policy, probability),
-                None => rules,
+                Some(&(_, probability)) => {
+                    let (n, v) = with_policy(mv, rules, priors.policy, probability);
+                    (n, v, probability)
+                }
+                None => (rules.0, rules.1, 0.0),
             }
         };
         let deadline = limits.max_time.or(limits.time).map(|t| start + t);

@@ -592,13 +592,14 @@ impl Tree {
     }
 
     /// Replaces the children of `id` by nodes for `moves`: a child already there keeps its
-    /// statistics and subtree, a new one gets its prior from `prior`. Must not run during a
-    /// search. Returns false (changing nothing) when the arena is full.
+    /// statistics and subtree, a new one gets its prior from `prior` (equivalent visits,
+    /// their value, and the learned policy's probability, 0 for none). Must not run during
+    /// a search. Returns false (changing nothing) when the arena is full.
     pub fn set_children(
         &mut self,
         id: NodeId,
         moves: &[Move],
-        mut prior: impl FnMut(Move) -> (u32, f32),
+        mut prior: impl FnMut(Move) -> (u32, f32, f32),
     ) -> bool {
         let old: Vec<(Move, NodeData)> = match self.get(id).children() {
             Some(range) => range
@@ -614,8 +615,8 @@ impl Tree {
             match old.iter().find(|(m, _)| *m == mv) {
                 Some((_, d)) => node.store(d),
                 None => {
-                    let (n, v) = prior(mv);
-                    node.init(mv, n, v);
+                    let (n, v, p) = prior(mv);
+                    node.init_with_policy(mv, n, v, p);
                 }
             }
         }
@@ -730,13 +731,13 @@ mod tests {
         let root = tree.root_id();
         assert!(
             tree.set_children(root, &[Move::Play(10), Move::Play(11), Move::Pass], |_| {
-                (5, 0.5)
+                (5, 0.5, 0.0)
             })
         );
         let a = tree.child_by_move(root, Move::Play(11)).unwrap();
         tree.get(a).add_visit();
         tree.get(a).add_result(1.0, 3.0);
-        assert!(tree.set_children(a, &[Move::Play(12), Move::Play(13)], |_| (2, 1.0)));
+        assert!(tree.set_children(a, &[Move::Play(12), Move::Play(13)], |_| (2, 1.0, 0.0)));
         let b = tree.child_by_move(a, Move::Play(13)).unwrap();
         tree.get(b).add_visit();
         tree.get(b).add_visit();
@@ -799,7 +800,7 @@ mod tests {
                         v
                     });
                 let visits = rng.below(50) as u32;
-                assert!(tree.set_children(id, &moves, |_| (visits, 0.25)));
+                assert!(tree.set_children(id, &moves, |_| (visits, 0.25, 0.0)));
                 for _ in 0..visits {
                     tree.get(id).add_visit();
                     tree.get(id).add_result(rng.unit(), 1.0);
@@ -835,7 +836,7 @@ mod tests {
     fn compaction_to_the_same_root_moves_nothing() {
         let mut tree = Tree::new(100);
         let root = tree.root_id();
-        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
+        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0, 0.0));
         let used = tree.arena.used();
         tree.compact(root);
         assert_eq!(tree.root_id(), root);
@@ -847,10 +848,10 @@ mod tests {
     fn set_children_keeps_old_children() {
         let mut tree = Tree::new(100);
         let root = tree.root_id();
-        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0));
+        tree.set_children(root, &[Move::Play(10), Move::Play(11)], |_| (1, 0.0, 0.0));
         let c = tree.child_by_move(root, Move::Play(11)).unwrap();
         tree.get(c).add_visit();
-        tree.set_children(root, &[Move::Play(11), Move::Play(12)], |_| (3, 1.0));
+        tree.set_children(root, &[Move::Play(11), Move::Play(12)], |_| (3, 1.0, 0.0));
         let c = tree.child_by_move(root, Move::Play(11)).unwrap();
         assert_eq!(tree.get(c).visits(), 1);
         assert_eq!(tree.get(c).prior_visits(), 1);
@@ -923,7 +924,7 @@ mod tests {
             tree.get(id).add_result(rng.unit(), 2.0);
             if id == tree.root_id() || tree.get(id).visits() >= expand_at {
                 let moves: Vec<Move> = (0..2 + rng.below(6) as u16).map(Move::Play).collect();
-                if !tree.set_children(id, &moves, |m| (rng_free_prior(m), 0.5)) {
+                if !tree.set_children(id, &moves, |m| (rng_free_prior(m), 0.5, 0.0)) {
                     break;
                 }
             }
@@ -1086,7 +1087,7 @@ mod tests {
         while let Some(c) = tree.get(id).children() {
             id = c.start;
         }
-        assert!(tree.set_children(id, &[Move::Play(1), Move::Play(2)], |_| (1, 0.5)));
+        assert!(tree.set_children(id, &[Move::Play(1), Move::Play(2)], |_| (1, 0.5, 0.0)));
         assert_eq!(tree.arena.used(), r.kept + 2);
         assert_eq!(tree.subtree_size(0), r.kept + 2);
     }

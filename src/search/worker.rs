@@ -517,7 +517,11 @@ fn select(
 ) -> NodeId {
     let equiv = s.params.rave_equiv;
     let log_n = ((parent_visits + 1) as f32).ln();
-    let bias = policy_bias * (parent_visits as f32).powf(s.params.policy_bias_power);
+    let bias = if policy_bias > 0.0 {
+        policy_bias * (parent_visits as f32).powf(s.params.policy_bias_power)
+    } else {
+        0.0
+    };
     let mut best = children.start;
     let mut best_score = f32::NEG_INFINITY;
     for id in children {
