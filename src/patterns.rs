@@ -53,7 +53,7 @@ const SHAPES: &[[&str; 3]] = &[
 ];
 
 /// Offsets of the eight neighbours in code order, as (column, row) deltas; row +1 = north.
-const RING: [(i32, i32); 8] = [
+pub(crate) const RING: [(i32, i32); 8] = [
     (-1, 1),
     (0, 1),
     (1, 1),

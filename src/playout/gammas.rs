@@ -61,17 +61,6 @@ const ENTRY_BYTES: usize = 5;
 /// The built-in gamma file.
 static BUILTIN_BYTES: &[u8] = include_bytes!("../../models/playout.gammas");
 
-/// Offsets of the 3x3 ring in code order (as in [`patterns`]): (column, row), row +1 = north.
-const RING: [(i32, i32); 8] = [
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (-1, 0),
-    (1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
 /// Ring positions of the orthogonal neighbours N, W, E, S: the order of the atari bits.
 const ORTH: [usize; 4] = [1, 3, 4, 6];
 
@@ -114,14 +103,14 @@ fn ring_maps() -> [[usize; 8]; 8] {
     let mut maps = [[0; 8]; 8];
     for (sym, map) in maps.iter_mut().enumerate() {
         for (i, slot) in map.iter_mut().enumerate() {
-            let (mut dx, mut dy) = RING[i];
+            let (mut dx, mut dy) = patterns::RING[i];
             if sym & 4 != 0 {
                 dx = -dx;
             }
             for _ in 0..(sym & 3) {
                 (dx, dy) = (-dy, dx);
             }
-            *slot = RING
+            *slot = patterns::RING
                 .iter()
                 .position(|&o| o == (dx, dy))
                 .expect("a symmetry maps the ring onto itself");

@@ -468,8 +468,7 @@ mod tests {
         po.configure_heavy(1.0, 1.0);
         po.start(&board);
         let history = PositionHistory::default();
-        po.board.play(pt(&po.board, "C2"), Color::Black);
-        po.moves.push((pt(&po.board, "C2"), Color::Black));
+        play(&mut po, "C2", Color::Black);
         assert_eq!(po.board.ko().map(|k| k.0), Some(pt(&po.board, "B2")));
         (po, history)
     }
