@@ -66,7 +66,7 @@ struct Cli {
     /// Search tuning, NAME=VALUE (repeatable): explore, root_explore, rave_equiv,
     /// rave_weighting, rave_floor, expand_threshold, score_weight, prime_playouts,
     /// early_stop, resign_streak, virtual_loss, lgrf, lgrf_order, gammas, gamma_rest,
-    /// ko_fight, self_atari_check, widen_visits, widen_rate, policy_bias,
+    /// ko_fight, self_atari_check, capture_anywhere, widen_visits, widen_rate, policy_bias,
     /// root_policy_bias, policy_bias_power, prior.RULE.
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,

@@ -190,6 +190,12 @@ pub struct Playout {
     ko_rate: u32,
     /// Chance (out of 1024) that the heavy policy's random move refuses bad self-ataris.
     self_atari_rate: u32,
+    /// Chance (out of 1024) that the heavy policy captures a chain in atari anywhere on the
+    /// board, not only near the last moves ([`Playout::configure_heavy`]).
+    capture_rate: u32,
+    /// Stones of chains that were in atari after some move of this playout (checked again
+    /// when read), for the capture-anywhere step.
+    ataris: heavy::AtariList,
     /// The point of the last ko seen in this playout (`NO_POINT`: none)...
     last_ko: Point,
     /// ...and the number of playout moves played when it was seen.
@@ -212,19 +218,24 @@ impl Playout {
             gamma_rest: 0,
             ko_rate: 0,
             self_atari_rate: 1024,
+            capture_rate: 0,
+            ataris: heavy::AtariList::new(),
             last_ko: NO_POINT,
             last_ko_at: 0,
         }
     }
 
-    /// Sets two habits of the heavy policy, as chances from 0 to 1: fighting the last ko
+    /// Sets three habits of the heavy policy, as chances from 0 to 1: fighting the last ko
     /// (connect or retake it in the two moves after its ban ends, as Pachi's playouts do;
-    /// without it a ko in a playout is settled by whoever happens to play there), and
-    /// refusing bad self-ataris in the random step (1: always).
-    pub fn configure_heavy(&mut self, ko_fight: f32, self_atari_check: f32) {
+    /// without it a ko in a playout is settled by whoever happens to play there), refusing
+    /// bad self-ataris in the random step (1: always), and capturing a chain in atari
+    /// anywhere on the board (a race far from the last move is otherwise settled by
+    /// whoever happens to play there first).
+    pub fn configure_heavy(&mut self, ko_fight: f32, self_atari_check: f32, capture_anywhere: f32) {
         let rate = |x: f32| (x.clamp(0.0, 1.0) * 1024.0).round() as u32;
         self.ko_rate = rate(ko_fight);
         self.self_atari_rate = rate(self_atari_check);
+        self.capture_rate = rate(capture_anywhere);
     }
 
     /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])
@@ -243,6 +254,7 @@ impl Playout {
         self.local.clear();
         self.moves.clear();
         self.last_ko = NO_POINT;
+        self.ataris.reset();
     }
 
     /// Whether `c` may play `p` here, superko included (against the game `history` and the

@@ -72,6 +72,9 @@ pub struct Params {
     pub ko_fight: f32,
     /// Chance (0..1) that a heavy playout's random move refuses bad self-ataris.
     pub self_atari_check: f32,
+    /// Chance (0..1) that a heavy playout captures a chain in atari anywhere on the board
+    /// when the local steps found nothing.
+    pub capture_anywhere: f32,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -114,6 +117,7 @@ impl Default for Params {
             gamma_rest: 0.5,
             ko_fight: 0.0,
             self_atari_check: 1.0,
+            capture_anywhere: 0.0,
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -156,6 +160,7 @@ impl Params {
             "gamma_rest" => self.gamma_rest = (number as f32).min(64.0),
             "ko_fight" => self.ko_fight = (number as f32).min(1.0),
             "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
+            "capture_anywhere" => self.capture_anywhere = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "root_policy_bias" => self.root_policy_bias = number as f32,

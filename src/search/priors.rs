@@ -48,6 +48,15 @@ pub struct PriorWeights {
     pub corner: u32,
     /// Passing (as losses) while there is still room to play.
     pub pass: u32,
+    /// Capturing-race moves (as wins): capturing a chain in atari that touches an own
+    /// chain of three liberties or fewer (the capture gives it liberties), extending an
+    /// own chain of two liberties in a race to three, and taking a liberty of an
+    /// opponent chain of two or three that touches an own chain with at least as many.
+    /// The learned policy rates these below 1% where a race decides the game.
+    pub race: u32,
+    /// A one-stone self-atari that puts an opponent chain in atari (as losses, instead of
+    /// the throw-in's third of `self_atari`): capturing the stone also rescues the chain.
+    pub mutual_atari: u32,
     /// The learned move prediction ([`crate::policy`]): a move the model gives probability
     /// `p` gets `policy·√p` visits as wins (0 turns the model off). The square root keeps
     /// the second and third choices in play beside the first, as Pachi weighs its patterns.
@@ -77,6 +86,8 @@ impl PriorWeights {
             fourth_line: if big { 12 } else { 0 },
             corner: 0,
             pass: if big { 80 } else { 40 },
+            race: 0,
+            mutual_atari: 0,
             policy: 200,
         }
     }
@@ -99,6 +110,8 @@ impl PriorWeights {
             "fourth_line" => &mut self.fourth_line,
             "corner" => &mut self.corner,
             "pass" => &mut self.pass,
+            "race" => &mut self.race,
+            "mutual_atari" => &mut self.mutual_atari,
             "policy" => &mut self.policy,
             "throw_in_max" => {
                 self.throw_in_max = value as usize;
@@ -236,13 +249,18 @@ pub fn move_prior(
     }
     if libs_after == 1 && captured_stones == 0 {
         let stones = tactics::chain_size_after(board, p, c);
-        let weight = if stones <= w.throw_in_max {
-            w.self_atari / 3
-        } else {
+        let weight = if stones > w.throw_in_max {
             w.self_atari
+        } else if ataris && w.mutual_atari > 0 && stones == 1 {
+            w.mutual_atari
+        } else {
+            w.self_atari / 3
         };
         acc.add(weight, 0.0);
     } else {
+        if w.race > 0 && is_race_move(board, p, c, libs_after) {
+            acc.add(w.race, 1.0);
+        }
         if ataris && libs_after >= 2 {
             acc.add(w.atari, 0.7);
         }
@@ -300,6 +318,57 @@ pub fn with_policy(mv: Move, prior: (u32, f32), weight: u32, p: f32) -> (u32, f3
     let (n, v) = prior;
     let total = n + extra;
     (total, (n as f32 * v + extra as f32) / total as f32)
+}
+
+/// Whether `c` playing `p` (no self-atari: `libs_after` liberties, at least two) is a
+/// capturing-race move: it captures a chain in atari next to an own chain of three
+/// liberties or fewer, or gives an own chain of two liberties that touches an opponent chain
+/// of three or fewer a third, or takes a liberty of an opponent chain of two or three
+/// liberties that touches an own chain with at least as many (and at most four).
+fn is_race_move(board: &Board, p: Point, c: Color, libs_after: usize) -> bool {
+    let own = Cell::stone(c);
+    let opp = Cell::stone(c.opponent());
+    for n in board.neighbors(p) {
+        let cell = board.cell(n);
+        if cell == opp {
+            let libs = board.liberties(n);
+            let touching = if libs == 1 {
+                // Capturing it: worth it in a race when an own short chain touches it.
+                neighbour_chain_libs(board, n, own, |l| l <= 3)
+            } else if libs <= 3 {
+                // Taking one of its liberties, when an own chain next to it is no worse off.
+                neighbour_chain_libs(board, n, own, |l| (libs..=4).contains(&l))
+            } else {
+                false
+            };
+            if touching {
+                return true;
+            }
+        } else if cell == own
+            && board.liberties(n) == 2
+            && libs_after >= 3
+            && neighbour_chain_libs(board, n, opp, |l| l <= 3)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a chain of `cell` touching the chain through `stone` has a liberty count that
+/// satisfies `wanted`.
+fn neighbour_chain_libs(
+    board: &Board,
+    stone: Point,
+    cell: Cell,
+    wanted: impl Fn(usize) -> bool,
+) -> bool {
+    board.chain_stones(stone).any(|s| {
+        board
+            .neighbors(s)
+            .into_iter()
+            .any(|q| board.cell(q) == cell && wanted(board.liberties(q)))
+    })
 }
 
 /// Whether `p` extends an own chain of two liberties that the opponent, to move, would
@@ -445,6 +514,36 @@ mod tests {
         let (_, x) = move_prior(g.board(), mv(&g, "B1"), Black, &w, scratch);
         let (_, y) = move_prior(g.board(), mv(&g, "E5"), Black, &w, scratch);
         assert!(x < y, "self-atari {x} vs quiet {y}");
+    }
+
+    #[test]
+    fn capturing_race_moves_are_recognised() {
+        use crate::board::test_support::{board_from, pt};
+        // Black A1 is in atari (liberty A2). White B1-C1 touches it with two liberties, C2
+        // and D1; Black B2 (three liberties: A2, B3, C2) touches White B1-C1 as well.
+        let board = board_from(&[
+            ". . . . .", //
+            ". . . . .",
+            ". . X . .",
+            ". X . X .",
+            "X O O . .",
+        ]);
+        let race = |v: &str, c: Color| {
+            let p = pt(&board, v);
+            is_race_move(&board, p, c, liberties_after(&board, p, c, 3))
+        };
+        // White A2 captures A1, which gives White's short chain a third liberty.
+        assert!(race("A2", Color::White));
+        // White D1 extends it but to two liberties only (C2, E1): no gain.
+        assert!(!race("D1", Color::White));
+        // Black D1 takes a liberty of White's two-liberty chain, which Black's B2 touches
+        // with three liberties: Black is ahead in that race.
+        assert!(race("D1", Color::Black));
+        // Black E5 is far from every chain.
+        assert!(!race("E5", Color::Black));
+        // A chain of four liberties is in no race: White next to Black D2 (liberties C2,
+        // D1, D3, E2) only.
+        assert!(!race("E2", Color::White));
     }
 
     #[test]

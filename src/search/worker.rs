@@ -292,8 +292,11 @@ impl Worker {
     fn configure_replies_for(&mut self, policy: Policy, params: &Params, size: usize) {
         self.playout
             .configure_gammas(params.gammas_for(size), params.gamma_rest);
-        self.playout
-            .configure_heavy(params.ko_fight, params.self_atari_check);
+        self.playout.configure_heavy(
+            params.ko_fight,
+            params.self_atari_check,
+            params.capture_anywhere,
+        );
         let level = if policy == Policy::Heavy {
             params.lgrf
         } else {
