@@ -548,6 +548,35 @@ mod tests {
     }
 
     #[test]
+    fn a_self_atari_that_gives_atari_costs_more_than_a_throw_in() {
+        use crate::board::test_support::{board_from, pt};
+        // White B1 has two liberties (A1, C1). Black A1 is a one-stone self-atari that
+        // puts B1 in atari, but White A2 captures it and B1 has two liberties again. Black
+        // E1 is a one-stone self-atari next to White D1 (three liberties) and gives no atari.
+        let board = board_from(&[
+            ". . . . .", //
+            ". . . . .",
+            ". . . . .",
+            ". X . . .",
+            ". O . O .",
+        ]);
+        let scratch = &mut Board::new(5);
+        let mut with = PriorWeights::for_size(5);
+        with.set("mutual_atari", 40).unwrap();
+        let mut without = with.clone();
+        without.set("mutual_atari", 0).unwrap();
+        let prior = |w: &PriorWeights, v: &str, scratch: &mut Board| {
+            move_prior(&board, Move::Play(pt(&board, v)), Color::Black, w, scratch)
+        };
+        let (n1, x1) = prior(&with, "A1", scratch);
+        let (n0, x0) = prior(&without, "A1", scratch);
+        // The throw-in's third of `self_atari` gives way to the full mutual-atari weight.
+        assert_eq!(n1 - n0, 40 - without.self_atari / 3, "{n1} {n0}");
+        assert!(x1 < x0, "{x1} {x0}");
+        assert_eq!(prior(&with, "E1", scratch), prior(&without, "E1", scratch));
+    }
+
+    #[test]
     fn shapes_add_their_weight() {
         use Color::*;
         // Black D6 and F6 with White E6 between them: Black E5 under White's stone matches
