@@ -12,14 +12,14 @@
 //! 2. (most of the time) two-liberty fights around the last move: an atari that captures an
 //!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
 //!    extension to three liberties for our own chain of two that such an atari would take;
-//! 2b. when configured (`capture_anywhere`), a capture of any opponent chain in atari on the
+//! 3. when configured (`capture_anywhere`), a capture of any opponent chain in atari on the
 //!    board, from a list of chains in atari kept up to date move by move ([`AtariList`]);
-//! 3. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
+//! 4. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
 //!    last move and the move before; or, when learned gammas are on
 //!    ([`Playout::configure_gammas`], [`super::gammas`]), one of those empty points drawn
 //!    with probability proportional to its learned gamma, beside a "rest" mass that goes
-//!    on to step 4;
-//! 4. a random move that is legal, fills no own eye and is no self-atari, except a capture
+//!    on to step 5;
+//! 5. a random move that is legal, fills no own eye and is no self-atari, except a capture
 //!    or a nakade ([`tactics::is_nakade_self_atari`]); now and then a plain light move
 //!    instead, for diversity.
 //!
@@ -85,6 +85,7 @@ pub(crate) struct AtariList {
 }
 
 impl AtariList {
+    /// An empty list that reads the whole board at its first update.
     pub(crate) fn new() -> AtariList {
         AtariList {
             stones: [NO_POINT; ATARI_LIST_LEN],
