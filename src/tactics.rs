@@ -32,6 +32,22 @@ pub fn adjacent_chains(board: &Board, p: Point, c: Color) -> ([Point; 4], usize)
     (heads, n)
 }
 
+/// Whether a chain of `cell` touching the chain through `stone` has a liberty count that
+/// satisfies `wanted` (how short the chains next to it are: what a capturing race reads).
+pub fn touches_chain_with(
+    board: &Board,
+    stone: Point,
+    cell: Cell,
+    wanted: impl Fn(usize) -> bool,
+) -> bool {
+    board.chain_stones(stone).any(|s| {
+        board
+            .neighbors(s)
+            .into_iter()
+            .any(|q| board.cell(q) == cell && wanted(board.liberties(q)))
+    })
+}
+
 /// Up to `out.len()` distinct liberties of the chain through the stone `stone`, found by
 /// walking the chain until that many are found; returns how many were written. With
 /// `out.len()` at least the chain's liberty count it lists them all.

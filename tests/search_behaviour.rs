@@ -351,11 +351,7 @@ fn cleanup_captures_dead_stones_before_passing() {
 #[test]
 fn the_tree_is_reused_after_the_moves_played() {
     let mut game = Game::new(9, Rules::chinese()).unwrap();
-    let mut s = Searcher::new(SearchConfig {
-        seed: Some(3),
-        max_memory: 64 << 20,
-        ..SearchConfig::default()
-    });
+    let mut s = seeded_searcher(3, 64 << 20);
     let limits = Limits {
         playouts: Some(3000),
         ..Limits::default()
@@ -376,6 +372,15 @@ fn the_tree_is_reused_after_the_moves_played() {
     game.play(Move::Pass, Color::Black).unwrap();
     let third = search_black(&mut s, &game, limits);
     assert!(third.summary.root_visits as u64 <= third.summary.playouts + 1);
+}
+
+/// A one-thread searcher with a fixed `seed` and a tree of at most `max_memory` bytes.
+fn seeded_searcher(seed: u64, max_memory: usize) -> Searcher {
+    Searcher::new(SearchConfig {
+        seed: Some(seed),
+        max_memory,
+        ..SearchConfig::default()
+    })
 }
 
 /// Searches Black's move in `game` within `limits`, with nothing asking it to stop early.
@@ -446,11 +451,7 @@ fn a_full_tree_is_reclaimed_and_the_search_goes_on() {
 #[test]
 fn a_stop_request_ends_an_unlimited_search() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut s = Searcher::new(SearchConfig {
-        seed: Some(1),
-        max_memory: 16 << 20,
-        ..SearchConfig::default()
-    });
+    let mut s = seeded_searcher(1, 16 << 20);
     // Raised before the search starts: no limit is set, only the stop ends it.
     let stop = AtomicBool::new(true);
     let r = s.search(
@@ -523,11 +524,7 @@ fn a_search_out_of_time_before_it_starts_still_finds_a_move() {
         let c = game.to_move();
         game.play(m, c).unwrap();
     }
-    let mut s = Searcher::new(SearchConfig {
-        seed: Some(5),
-        max_memory: 16 << 20,
-        ..SearchConfig::default()
-    });
+    let mut s = seeded_searcher(5, 16 << 20);
     let limits = Limits {
         time: Some(Duration::ZERO),
         ..Limits::default()
@@ -541,11 +538,7 @@ fn a_search_out_of_time_before_it_starts_still_finds_a_move() {
 #[test]
 fn root_moves_carry_the_policy_probability_for_the_policy_bias() {
     let game = Game::new(9, Rules::chinese()).unwrap();
-    let mut s = Searcher::new(SearchConfig {
-        seed: Some(2),
-        max_memory: 16 << 20,
-        ..SearchConfig::default()
-    });
+    let mut s = seeded_searcher(2, 16 << 20);
     let limits = Limits {
         playouts: Some(200),
         ..Limits::default()

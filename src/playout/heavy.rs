@@ -158,22 +158,11 @@ impl AtariList {
         let opp = Cell::stone(c.opponent());
         let own = Cell::stone(c);
         for &s in &self.stones[..self.len] {
-            if board.cell(s) == opp && touches_short_chain(board, s, own) {
+            if board.cell(s) == opp && tactics::touches_chain_with(board, s, own, |l| l <= 3) {
                 out.push(tactics::last_liberty(board, s));
             }
         }
     }
-}
-
-/// Whether the chain through `stone` touches a chain of `cell` with three liberties or
-/// fewer.
-fn touches_short_chain(board: &Board, stone: Point, cell: Cell) -> bool {
-    board.chain_stones(stone).any(|s| {
-        board
-            .neighbors(s)
-            .into_iter()
-            .any(|q| board.cell(q) == cell && board.liberties(q) <= 3)
-    })
 }
 
 /// Whether `c` playing `p` is a self-atari worth refusing: it leaves the chain with one

@@ -336,10 +336,10 @@ fn is_race_move(board: &Board, p: Point, c: Color, libs_after: usize) -> bool {
             let libs = board.liberties(n);
             let touching = if libs == 1 {
                 // Capturing it: worth it in a race when an own short chain touches it.
-                neighbour_chain_libs(board, n, own, |l| l <= 3)
+                tactics::touches_chain_with(board, n, own, |l| l <= 3)
             } else if libs <= 3 {
                 // Taking one of its liberties, when an own chain next to it is no worse off.
-                neighbour_chain_libs(board, n, own, |l| (libs..=4).contains(&l))
+                tactics::touches_chain_with(board, n, own, |l| (libs..=4).contains(&l))
             } else {
                 false
             };
@@ -349,28 +349,12 @@ fn is_race_move(board: &Board, p: Point, c: Color, libs_after: usize) -> bool {
         } else if cell == own
             && board.liberties(n) == 2
             && libs_after >= 3
-            && neighbour_chain_libs(board, n, opp, |l| l <= 3)
+            && tactics::touches_chain_with(board, n, opp, |l| l <= 3)
         {
             return true;
         }
     }
     false
-}
-
-/// Whether a chain of `cell` touching the chain through `stone` has a liberty count that
-/// satisfies `wanted`.
-fn neighbour_chain_libs(
-    board: &Board,
-    stone: Point,
-    cell: Cell,
-    wanted: impl Fn(usize) -> bool,
-) -> bool {
-    board.chain_stones(stone).any(|s| {
-        board
-            .neighbors(s)
-            .into_iter()
-            .any(|q| board.cell(q) == cell && wanted(board.liberties(q)))
-    })
 }
 
 /// Whether `p` extends an own chain of two liberties that the opponent, to move, would
