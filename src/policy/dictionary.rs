@@ -9,11 +9,17 @@
 /// A hash table from canonical shape hashes (never 0) to indices.
 #[derive(Clone, Debug)]
 pub struct Dictionary {
-    /// Hash per slot, 0 for an empty slot.
-    keys: Vec<u64>,
-    /// Index per slot.
-    indices: Vec<u32>,
+    /// The slots, a power of two of them.
+    slots: Vec<Slot>,
     len: usize,
+}
+
+/// One slot: a hash (0 when empty) and its index side by side, so that a lookup that finds
+/// its hash reads one cache line (the table is far bigger than the caches).
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    index: u32,
 }
 
 impl Dictionary {
@@ -21,8 +27,7 @@ impl Dictionary {
     pub fn with_capacity(n: usize) -> Dictionary {
         let slots = (2 * n.max(8)).next_power_of_two();
         Dictionary {
-            keys: vec![0; slots],
-            indices: vec![0; slots],
+            slots: vec![Slot::default(); slots],
             len: 0,
         }
     }
@@ -40,25 +45,25 @@ impl Dictionary {
     #[inline]
     fn slot(&self, hash: u64) -> usize {
         // Hashes are uniformly random bits: the high bits make a good slot.
-        (hash >> 32) as usize & (self.keys.len() - 1)
+        (hash >> 32) as usize & (self.slots.len() - 1)
     }
 
     /// Adds `hash` (not 0) with `index`, replacing an earlier index for the same hash.
     pub fn insert(&mut self, hash: u64, index: u32) {
         debug_assert!(hash != 0);
-        if 2 * (self.len + 1) > self.keys.len() {
+        if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.slot(hash);
         loop {
-            if self.keys[i] == hash {
-                self.indices[i] = index;
+            let slot = &mut self.slots[i];
+            if slot.key == hash {
+                slot.index = index;
                 return;
             }
-            if self.keys[i] == 0 {
-                self.keys[i] = hash;
-                self.indices[i] = index;
+            if slot.key == 0 {
+                *slot = Slot { key: hash, index };
                 self.len += 1;
                 return;
             }
@@ -67,10 +72,10 @@ impl Dictionary {
     }
 
     fn grow(&mut self) {
-        let mut bigger = Dictionary::with_capacity(self.keys.len());
-        for (&k, &v) in self.keys.iter().zip(&self.indices) {
-            if k != 0 {
-                bigger.insert(k, v);
+        let mut bigger = Dictionary::with_capacity(self.slots.len());
+        for slot in &self.slots {
+            if slot.key != 0 {
+                bigger.insert(slot.key, slot.index);
             }
         }
         *self = bigger;
@@ -79,14 +84,14 @@ impl Dictionary {
     /// The index of `hash`, if known.
     #[inline]
     pub fn get(&self, hash: u64) -> Option<u32> {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut i = self.slot(hash);
         loop {
-            let k = self.keys[i];
-            if k == hash {
-                return Some(self.indices[i]);
+            let slot = self.slots[i];
+            if slot.key == hash {
+                return Some(slot.index);
             }
-            if k == 0 {
+            if slot.key == 0 {
                 return None;
             }
             i = (i + 1) & mask;

@@ -290,6 +290,7 @@ impl Searcher {
             expand_threshold,
             dead: &dead,
             initial_passes,
+            sole_writer: threads == 1,
         };
 
         let setup = start.elapsed();

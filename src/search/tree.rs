@@ -258,13 +258,22 @@ impl Node {
     }
 
     /// Adds an all-moves-as-first result for the player who moved into this node, counted
-    /// `weight` times (0..=2).
+    /// `weight` times (0..=2). `sole_writer`: the caller is the only thread writing to the
+    /// tree, so a plain load and store does (a search updates dozens of nodes' AMAF values
+    /// per simulation, and an atomic add is a locked instruction).
     #[inline]
-    pub fn add_rave(&self, value: f64, weight: f64) {
-        self.rave_visits
-            .fetch_add((weight * RAVE_UNIT) as u32, Relaxed);
-        self.rave_wins
-            .fetch_add((weight * value * VALUE_UNIT) as u64, Relaxed);
+    pub fn add_rave(&self, value: f64, weight: f64, sole_writer: bool) {
+        let visits = (weight * RAVE_UNIT) as u32;
+        let wins = (weight * value * VALUE_UNIT) as u64;
+        if sole_writer {
+            let v = self.rave_visits.load(Relaxed);
+            self.rave_visits.store(v.wrapping_add(visits), Relaxed);
+            let w = self.rave_wins.load(Relaxed);
+            self.rave_wins.store(w.wrapping_add(wins), Relaxed);
+        } else {
+            self.rave_visits.fetch_add(visits, Relaxed);
+            self.rave_wins.fetch_add(wins, Relaxed);
+        }
     }
 
     /// Mean result of the real simulations for the player who moved into this node, if any.

@@ -45,6 +45,9 @@ pub struct Shared<'a> {
     pub dead: &'a DeadStones,
     /// Passes that ended the game record (0 or 1): a pass at the root after one ends the game.
     pub initial_passes: u32,
+    /// Whether one thread searches: it is then the tree's only writer and may update
+    /// counters without atomic read-modify-writes.
+    pub sole_writer: bool,
 }
 
 /// Per-thread ownership counts at the end of playouts, readable by the controlling thread.
@@ -425,7 +428,7 @@ impl Worker {
                     } else {
                         1.0
                     };
-                    cn.add_rave(value, weight);
+                    cn.add_rave(value, weight, s.sole_writer);
                 }
             }
         }
