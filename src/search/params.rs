@@ -55,8 +55,9 @@ pub struct Params {
     /// threads; 1 is plain counting).
     pub virtual_loss: u32,
     /// Last-good-reply with forgetting in heavy playouts: 0 off, 1 replies to the last move,
-    /// 2 also to the last two moves (see [`crate::playout::replies`]).
-    pub lgrf: u8,
+    /// 2 also to the last two moves (see [`crate::playout::replies`]); `None`: by board
+    /// size ([`Params::lgrf_for`]).
+    pub lgrf: Option<u8>,
     /// Where heavy playouts try the stored reply: 0 before the atari tactics, 1 between the
     /// tactics and the 3x3 shapes.
     pub lgrf_order: u8,
@@ -111,7 +112,7 @@ impl Default for Params {
             early_stop: true,
             resign_streak: 3,
             virtual_loss: 1,
-            lgrf: 0,
+            lgrf: None,
             lgrf_order: 0,
             gammas: 0,
             gamma_rest: 0.5,
@@ -154,7 +155,7 @@ impl Params {
             "early_stop" => self.early_stop = number != 0.0,
             "resign_streak" => self.resign_streak = number as u32,
             "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
-            "lgrf" => self.lgrf = (number as u8).min(2),
+            "lgrf" => self.lgrf = Some((number as u8).min(2)),
             "lgrf_order" => self.lgrf_order = (number as u8).min(1),
             "gammas" => self.gammas = (number as u8).min(2),
             "gamma_rest" => self.gamma_rest = (number as f32).min(64.0),
@@ -203,6 +204,13 @@ impl Params {
             1 => true,
             _ => size <= 9,
         }
+    }
+
+    /// The last-good-reply level of heavy playouts on a board of `size`: unless set, 1 up to
+    /// 9x9, where replies to the last move won against Pachi at equal time
+    /// (docs/strength.md), and 0 on bigger boards, where it was not measured.
+    pub fn lgrf_for(&self, size: usize) -> u8 {
+        self.lgrf.unwrap_or(if size <= 9 { 1 } else { 0 })
     }
 
     /// Visits a leaf needs before it gets children on a board of `size`.
@@ -302,6 +310,19 @@ mod tests {
         p.set("expand_threshold=5").unwrap();
         assert_eq!(p.expand_threshold_for(19), 5);
         assert_eq!(p.widening(1_000_000), usize::MAX);
+    }
+
+    #[test]
+    fn last_good_reply_is_on_up_to_9x9_unless_set() {
+        let mut p = Params::default();
+        assert_eq!((p.lgrf_for(7), p.lgrf_for(9), p.lgrf_for(13)), (1, 1, 0));
+        assert_eq!(p.lgrf_for(19), 0);
+        p.set("lgrf=0").unwrap();
+        assert_eq!(p.lgrf_for(9), 0);
+        p.set("lgrf=2").unwrap();
+        assert_eq!(p.lgrf_for(19), 2);
+        p.set("lgrf=7").unwrap();
+        assert_eq!(p.lgrf_for(9), 2);
     }
 
     #[test]

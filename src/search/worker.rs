@@ -301,7 +301,7 @@ impl Worker {
             params.capture_anywhere,
         );
         let level = if policy == Policy::Heavy {
-            params.lgrf
+            params.lgrf_for(size)
         } else {
             0
         };
