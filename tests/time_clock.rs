@@ -310,3 +310,34 @@ fn fixed_time_per_move_is_a_hard_limit() {
     assert!(limits.max_time.unwrap().as_secs_f64() > 0.9);
     assert_eq!(limits.playouts, None);
 }
+
+#[test]
+fn a_time_target_share_stops_sooner_when_the_move_is_clear_never_later() {
+    let mut params = shoutan::search::Params::default();
+    params.set("move_time_target=0.75").unwrap();
+    let engine = Engine::new(EngineOptions {
+        size: Some(9),
+        threads: 1,
+        time_per_move: Some(1.0),
+        params,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    let limits = engine.move_limits(Color::Black);
+    let (target, max) = (limits.time.unwrap(), limits.max_time.unwrap());
+    assert!(max.as_secs_f64() <= 1.0 && max.as_secs_f64() > 0.9);
+    assert!((target.as_secs_f64() - 0.75 * max.as_secs_f64()).abs() < 1e-6);
+    // The time left over when the best move cannot change is not worth waiting for.
+    assert!(limits.early_stop);
+    // Without the share the whole time is spent, as before.
+    let fixed = Engine::new(EngineOptions {
+        size: Some(9),
+        threads: 1,
+        time_per_move: Some(1.0),
+        ..EngineOptions::default()
+    })
+    .unwrap()
+    .move_limits(Color::Black);
+    assert_eq!(fixed.time, fixed.max_time);
+    assert!(!fixed.early_stop);
+}

@@ -187,9 +187,11 @@ impl Engine {
         };
         if let Some(t) = self.options.time_per_move {
             // Keep a little for answering: the controller counts that too.
-            let t = Duration::from_secs_f64((t * 0.97 - 0.02).max(0.01));
-            limits.time = Some(t);
-            limits.max_time = Some(t);
+            let t = (t * 0.97 - 0.02).max(0.01);
+            let share = f64::from(self.options.params.move_time_target);
+            limits.time = Some(Duration::from_secs_f64(t * share));
+            limits.max_time = Some(Duration::from_secs_f64(t));
+            limits.early_stop = share < 1.0;
         }
         let board_size = self.game.size();
         if let Some(b) =

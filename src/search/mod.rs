@@ -309,6 +309,7 @@ impl Searcher {
             early_stop: params.early_stop
                 && limits.early_stop
                 && (limits.playouts.is_some() || limits.time.is_some()),
+            best2_ratio: params.best2_ratio,
             tree_lock: RwLock::new(()),
             reclaims: AtomicU32::new(0),
         };

@@ -94,6 +94,14 @@ pub struct Params {
     /// The power of the parent's visits in the policy bias (0: classic progressive bias,
     /// ½: PUCT).
     pub policy_bias_power: f32,
+    /// With a fixed time per move (`--time`), the share of it after which the search stops
+    /// if the best move is clear; until the full time it goes on while it is not, and it
+    /// stops early once the best move cannot change (1: always the full time). Pachi spends
+    /// its time per move the same way.
+    pub move_time_target: f32,
+    /// The best move is not clear while the most visited root move has fewer than this many
+    /// times the visits of the second (0: off; Pachi uses 2.5).
+    pub best2_ratio: f32,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -124,6 +132,8 @@ impl Default for Params {
             policy_bias: 0.0,
             root_policy_bias: 0.0,
             policy_bias_power: 0.0,
+            move_time_target: 1.0,
+            best2_ratio: 0.0,
             prior_overrides: Vec::new(),
         }
     }
@@ -167,6 +177,8 @@ impl Params {
             "root_policy_bias" => self.root_policy_bias = number as f32,
             "policy_bias_power" => self.policy_bias_power = (number as f32).min(1.0),
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
+            "move_time_target" => self.move_time_target = (number as f32).clamp(0.1, 1.0),
+            "best2_ratio" => self.best2_ratio = number as f32,
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));

@@ -48,6 +48,9 @@ pub(super) struct Control {
     pub(super) deadline: Option<Instant>,
     /// Whether the first thread may stop once the best move cannot change.
     pub(super) early_stop: bool,
+    /// The most visited root move is clear only with this many times the visits of the
+    /// second ([`super::Params::best2_ratio`]; 0: any lead).
+    pub(super) best2_ratio: f32,
     /// Held shared by each thread for each simulation (and by the controlling thread while
     /// it reads the tree), exclusively by a reclaim ([`Tree::reclaim`]), which moves nodes
     /// under everyone's feet.
@@ -145,12 +148,16 @@ pub(super) fn best_is_clear(tree: &Tree, control: &Control) -> bool {
         return true;
     };
     let mut most = None;
+    let mut second = 0;
     let mut best_value = None;
     for c in children {
         let n = tree.get(c);
         let v = n.visits();
         if most.is_none_or(|(_, mv)| v > mv) {
+            second = most.map_or(0, |(_, mv)| mv);
             most = Some((c, v));
+        } else if v > second {
+            second = v;
         }
         if v >= BEST_VALUE_MIN_VISITS {
             let m = n.mean().unwrap_or(0.0);
@@ -158,6 +165,12 @@ pub(super) fn best_is_clear(tree: &Tree, control: &Control) -> bool {
                 best_value = Some((c, m));
             }
         }
+    }
+    if let Some((_, v)) = most
+        && control.best2_ratio > 0.0
+        && (v as f32) < control.best2_ratio * second as f32
+    {
+        return false;
     }
     match (most, best_value) {
         (Some((a, _)), Some((b, _))) => a == b,
@@ -177,6 +190,54 @@ mod tests {
         assert!(tree.arena.alloc(used - already).is_some());
         assert_eq!(tree.arena.used(), used);
         tree
+    }
+
+    /// A control block for a search that started now, with `best2_ratio`.
+    fn control_with(best2_ratio: f32) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            started: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            running: AtomicUsize::new(1),
+            playout_limit: u64::MAX,
+            start: Instant::now(),
+            deadline: None,
+            early_stop: false,
+            best2_ratio,
+            tree_lock: RwLock::new(()),
+            reclaims: AtomicU32::new(0),
+        }
+    }
+
+    /// A root with two children: `visits` simulations each, the first child winning them all
+    /// and the second none.
+    fn two_moves(visits: [u32; 2]) -> Tree {
+        let mut tree = Tree::new(100);
+        let root = tree.root_id();
+        let moves = [crate::board::Move::Play(10), crate::board::Move::Play(11)];
+        assert!(tree.set_children(root, &moves, |_| (0, 0.5, 0.0)));
+        for (i, mv) in moves.iter().enumerate() {
+            let child = tree.get(tree.child_by_move(root, *mv).unwrap());
+            for _ in 0..visits[i] {
+                child.add_visit();
+                child.add_result(if i == 0 { 1.0 } else { 0.0 }, 0.0);
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn a_close_second_keeps_the_best_move_unclear_only_with_a_ratio() {
+        // The first move leads in visits and in value: clear without a ratio.
+        let close = two_moves([20, 10]);
+        assert!(best_is_clear(&close, &control_with(0.0)));
+        // 20 visits are fewer than 2.5 times 10.
+        assert!(!best_is_clear(&close, &control_with(2.5)));
+        // 20 visits are more than 2.5 times 5.
+        assert!(best_is_clear(&two_moves([20, 5]), &control_with(2.5)));
+        // The most visited move without the best value is never clear.
+        let reversed = two_moves([10, 40]);
+        assert!(!best_is_clear(&reversed, &control_with(0.0)));
     }
 
     #[test]
