@@ -33,7 +33,7 @@ struct Cli {
     /// Playouts per move.
     #[arg(long)]
     playouts: Option<u64>,
-    /// Seconds per move.
+    /// At most this many seconds per move (a clear best move stops at three quarters).
     #[arg(long)]
     time: Option<f64>,
     /// Search threads (default: all cores).

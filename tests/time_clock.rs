@@ -312,14 +312,11 @@ fn fixed_time_per_move_is_a_hard_limit() {
 }
 
 #[test]
-fn a_time_target_share_stops_sooner_when_the_move_is_clear_never_later() {
-    let mut params = shoutan::search::Params::default();
-    params.set("move_time_target=0.75").unwrap();
+fn fixed_time_per_move_stops_at_three_quarters_when_the_best_move_is_clear() {
     let engine = Engine::new(EngineOptions {
         size: Some(9),
         threads: 1,
         time_per_move: Some(1.0),
-        params,
         ..EngineOptions::default()
     })
     .unwrap();
@@ -329,11 +326,14 @@ fn a_time_target_share_stops_sooner_when_the_move_is_clear_never_later() {
     assert!((target.as_secs_f64() - 0.75 * max.as_secs_f64()).abs() < 1e-6);
     // The time left over when the best move cannot change is not worth waiting for.
     assert!(limits.early_stop);
-    // Without the share the whole time is spent, as before.
+    // With a share of 1 the whole time is spent on every move.
+    let mut params = shoutan::search::Params::default();
+    params.set("move_time_target=1").unwrap();
     let fixed = Engine::new(EngineOptions {
         size: Some(9),
         threads: 1,
         time_per_move: Some(1.0),
+        params,
         ..EngineOptions::default()
     })
     .unwrap()
