@@ -296,16 +296,22 @@ fn the_engine_charges_its_own_clock_when_no_time_left_comes() {
     assert_eq!(engine.clock.players[0].time_left, 42.0);
 }
 
-#[test]
-fn fixed_time_per_move_is_a_hard_limit() {
-    let engine = Engine::new(EngineOptions {
+/// Black's limits on an empty 9x9 board with `--time 1` and search `params`.
+fn one_second_a_move(params: shoutan::search::Params) -> shoutan::search::Limits {
+    Engine::new(EngineOptions {
         size: Some(9),
         threads: 1,
         time_per_move: Some(1.0),
+        params,
         ..EngineOptions::default()
     })
-    .unwrap();
-    let limits = engine.move_limits(Color::Black);
+    .unwrap()
+    .move_limits(Color::Black)
+}
+
+#[test]
+fn fixed_time_per_move_is_a_hard_limit() {
+    let limits = one_second_a_move(Default::default());
     assert!(limits.max_time.unwrap().as_secs_f64() <= 1.0);
     assert!(limits.max_time.unwrap().as_secs_f64() > 0.9);
     assert_eq!(limits.playouts, None);
@@ -313,14 +319,7 @@ fn fixed_time_per_move_is_a_hard_limit() {
 
 #[test]
 fn fixed_time_per_move_stops_at_three_quarters_when_the_best_move_is_clear() {
-    let engine = Engine::new(EngineOptions {
-        size: Some(9),
-        threads: 1,
-        time_per_move: Some(1.0),
-        ..EngineOptions::default()
-    })
-    .unwrap();
-    let limits = engine.move_limits(Color::Black);
+    let limits = one_second_a_move(Default::default());
     let (target, max) = (limits.time.unwrap(), limits.max_time.unwrap());
     assert!(max.as_secs_f64() <= 1.0 && max.as_secs_f64() > 0.9);
     assert!((target.as_secs_f64() - 0.75 * max.as_secs_f64()).abs() < 1e-6);
@@ -329,15 +328,7 @@ fn fixed_time_per_move_stops_at_three_quarters_when_the_best_move_is_clear() {
     // With a share of 1 the whole time is spent on every move.
     let mut params = shoutan::search::Params::default();
     params.set("move_time_target=1").unwrap();
-    let fixed = Engine::new(EngineOptions {
-        size: Some(9),
-        threads: 1,
-        time_per_move: Some(1.0),
-        params,
-        ..EngineOptions::default()
-    })
-    .unwrap()
-    .move_limits(Color::Black);
+    let fixed = one_second_a_move(params);
     assert_eq!(fixed.time, fixed.max_time);
     assert!(!fixed.early_stop);
 }
