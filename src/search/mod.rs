@@ -15,6 +15,7 @@
 //! result into a move ([`decide`]: never pass into a loss, pass when the game is settled).
 //! Resigning is the game's decision, not a search's: see [`Resignation`].
 
+pub mod criticality;
 pub mod decide;
 pub mod dynkomi;
 pub mod params;
@@ -48,6 +49,7 @@ pub use params::{
 pub use report::{LogObserver, Observer};
 pub use results::{Candidate, PV_MAX_MOVES, SearchResult, Summary, format_moves};
 
+use criticality::RootCriticality;
 use priors::{move_prior, with_policy};
 use report::log_progress;
 use results::summarize;
@@ -109,6 +111,8 @@ pub struct Searcher {
     workers: Vec<Worker>,
     /// Per thread: who owned each point at the end of its playouts in this search.
     ownership: Vec<OwnershipCounts>,
+    /// Who owned each root move's point and who won, over this search's simulations.
+    criticality: RootCriticality,
     searches: u64,
     /// Extra komi for White the searches count with (dynamic komi, [`dynkomi`]).
     extra_komi: f32,
@@ -126,6 +130,7 @@ impl Searcher {
             key: None,
             workers: Vec::new(),
             ownership: Vec::new(),
+            criticality: RootCriticality::new(),
             searches: 0,
             extra_komi: 0.0,
         }
@@ -180,6 +185,9 @@ impl Searcher {
         }
         for o in &self.ownership {
             o.clear();
+        }
+        if self.config.params.crit_rave > 0.0 {
+            self.criticality.clear();
         }
         self.searches += 1;
 
@@ -291,6 +299,7 @@ impl Searcher {
             dead: &dead,
             initial_passes,
             sole_writer: threads == 1,
+            criticality: &self.criticality,
         };
 
         let setup = start.elapsed();

@@ -103,6 +103,12 @@ pub struct Params {
     /// The best move is not clear while the most visited root move has fewer than this many
     /// times the visits of the second (0: off; 2.5 as in Pachi).
     pub best2_ratio: f32,
+    /// Criticality at the root ([`super::criticality`], Pachi's `crit_rave`): a root move
+    /// with at least `crit_min_visits` simulations this search gets `crit_rave` times its
+    /// criticality, in units of its AMAF visits, added to its AMAF value as wins (0: off).
+    pub crit_rave: f32,
+    /// Simulations through a root move before its criticality counts (2000, as Pachi).
+    pub crit_min_visits: u32,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -135,6 +141,8 @@ impl Default for Params {
             policy_bias_power: 0.0,
             move_time_target: 0.75,
             best2_ratio: 2.5,
+            crit_rave: 0.0,
+            crit_min_visits: 2000,
             prior_overrides: Vec::new(),
         }
     }
@@ -180,6 +188,8 @@ impl Params {
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             "move_time_target" => self.move_time_target = (number as f32).clamp(0.1, 1.0),
             "best2_ratio" => self.best2_ratio = number as f32,
+            "crit_rave" => self.crit_rave = (number as f32).min(10.0),
+            "crit_min_visits" => self.crit_min_visits = number as u32,
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));

@@ -12,6 +12,7 @@ use crate::score::ownership::OwnershipTally;
 use crate::score::{DeadStones, Owners, Ownership, settled_score, taxed_area_score};
 
 use super::Params;
+use super::criticality::{RootCriticality, with_criticality};
 use super::priors::{PriorWeights, move_prior, with_policy};
 use super::tree::{NodeId, Tree};
 
@@ -48,6 +49,8 @@ pub struct Shared<'a> {
     /// Whether one thread searches: it is then the tree's only writer and may update
     /// counters without atomic read-modify-writes.
     pub sole_writer: bool,
+    /// Owners and winners by root move, for criticality (counted when `crit_rave` > 0).
+    pub criticality: &'a RootCriticality,
 }
 
 /// Per-thread ownership counts at the end of playouts, readable by the controlling thread.
@@ -232,7 +235,8 @@ impl Worker {
                 let width = s.params.widening(node.visits()).min(children.len());
                 children.start..children.start + width as NodeId
             };
-            let child = select(s, explore, bias, node.visits(), children);
+            let crit = (id == root && s.params.crit_rave > 0.0).then_some(s.criticality);
+            let child = select(s, explore, bias, node.visits(), children, crit);
             let cnode = tree.get(child);
             cnode.add_virtual_loss(s.params.virtual_loss);
             let mv = cnode.mv();
@@ -257,11 +261,18 @@ impl Worker {
         } else {
             let out = self.playout.run(color, s.history, s.ko, s.komi, s.policy);
             ownership.record(&self.playout.board, &self.playout.owners);
-            if s.group_tax {
+            let score = if s.group_tax {
                 taxed_area_score(&self.playout.board, &mut self.tax_owners, s.komi) as f64
             } else {
                 out.score as f64
+            };
+            if s.params.crit_rave > 0.0
+                && let Some(&Move::Play(p)) = self.tree_moves.first()
+            {
+                s.criticality
+                    .record(p, self.playout.owners[p as usize], score);
             }
+            score
         };
         let black_value = value_of_score(score, s.params.score_weight as f64);
         self.back_up(s, black_value, score);
@@ -520,6 +531,7 @@ fn select(
     policy_bias: f32,
     parent_visits: u32,
     children: std::ops::Range<NodeId>,
+    criticality: Option<&RootCriticality>,
 ) -> NodeId {
     let equiv = s.params.rave_equiv;
     let log_n = ((parent_visits + 1) as f32).ln();
@@ -540,7 +552,14 @@ fn select(
         };
         let value = if st.rave_visits > 0.0 && equiv > 0.0 {
             let beta = st.rave_visits / (st.rave_visits + n + st.rave_visits * n / equiv);
-            (1.0 - beta) * mean + beta * st.rave_wins / st.rave_visits
+            let mut rave = st.rave_wins / st.rave_visits;
+            if let Some(table) = criticality
+                && let Move::Play(p) = s.tree.get(id).mv()
+                && let Some(c) = table.criticality(p, s.params.crit_min_visits)
+            {
+                rave = with_criticality(rave, c, s.params.crit_rave);
+            }
+            (1.0 - beta) * mean + beta * rave
         } else {
             mean
         };
