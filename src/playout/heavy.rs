@@ -12,6 +12,8 @@
 //! 2. (most of the time) two-liberty fights around the last move: an atari that captures an
 //!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
 //!    extension to three liberties for our own chain of two that such an atari would take;
+//! 2b. when configured (`nlib_defense`), an atari on an opponent chain of two liberties
+//!    that touches an own chain of three or four liberties next to the last move;
 //! 3. when configured (`capture_anywhere`), a capture of any opponent chain in atari on the
 //!    board, from a list of chains in atari kept up to date move by move ([`AtariList`]);
 //! 4. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
@@ -299,6 +301,53 @@ fn two_liberty_moves(
     }
 }
 
+/// Ataris for `c` on opponent chains of two liberties that touch an own chain of three or
+/// four liberties next to the last move `last` (its eight neighbours): when the opponent
+/// has just shortened such a chain, taking the liberties of a short neighbour is how a
+/// capturing race is won (approach liberties can make it urgent before it looks so), as
+/// Pachi's playouts do (`nlibrate`).
+fn short_chain_counter_ataris(board: &Board, last: Point, c: Color, out: &mut Candidates) {
+    let own = Cell::stone(c);
+    let opp = Cell::stone(c.opponent());
+    let mut own_seen = [NO_POINT; 8];
+    let mut n_own = 0;
+    let mut opp_seen = [NO_POINT; 8];
+    let mut n_opp = 0;
+    for q in board
+        .neighbors(last)
+        .into_iter()
+        .chain(board.diagonals(last))
+    {
+        if board.cell(q) != own {
+            continue;
+        }
+        let h = board.chain_id(q);
+        let libs = board.liberties(h);
+        if !(3..=4).contains(&libs) || own_seen[..n_own].contains(&h) {
+            continue;
+        }
+        own_seen[n_own] = h;
+        n_own += 1;
+        for s in board.chain_stones(h) {
+            for r in board.neighbors(s) {
+                if board.cell(r) != opp || board.liberties(r) != 2 {
+                    continue;
+                }
+                let g = board.chain_id(r);
+                if opp_seen[..n_opp].contains(&g) || n_opp == opp_seen.len() {
+                    continue;
+                }
+                opp_seen[n_opp] = g;
+                n_opp += 1;
+                let mut libs = [NO_POINT; 2];
+                tactics::chain_liberties(board, g, &mut libs);
+                out.push(libs[0]);
+                out.push(libs[1]);
+            }
+        }
+    }
+}
+
 /// Captures of opponent chains in atari next to `centre` (our own previous move: an atari
 /// the opponent did not answer).
 fn captures_near(board: &Board, centre: Point, c: Color, out: &mut Candidates) {
@@ -357,6 +406,13 @@ impl Playout {
             if self.rng.chance(TWO_LIB_RATE) {
                 let mut cands = Candidates::new();
                 two_liberty_moves(&self.board, &mut self.scratch, last, c, &mut cands);
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
+            if self.nlib_rate > 0 && self.rng.chance(self.nlib_rate) {
+                let mut cands = Candidates::new();
+                short_chain_counter_ataris(&self.board, last, c, &mut cands);
                 if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
                     return p;
                 }
@@ -648,5 +704,48 @@ mod tests {
         assert!((1..=20).all(|seed| captured(1.0, seed)));
         // Without the step the capture is only one random move among many.
         assert!(!(1..=20).all(|seed| captured(0.0, seed)));
+    }
+
+    #[test]
+    fn a_short_chain_ataris_its_two_liberty_neighbour_in_a_race() {
+        // White's D3 takes Black B1-B3 C3 down to three liberties (A1 A2 A3); the White
+        // chain C1-C2 beside it has two (D1 D2): Black's race move is an atari there.
+        let board = board_from(&[
+            ". . . . . . .", //
+            ". . . . . . .",
+            ". . . . . . .",
+            ". O O O . . .",
+            ". X X . . . .",
+            ". X O . . . .",
+            ". X O . . . .",
+        ]);
+        let mut po = Playout::new(1);
+        po.start(&board);
+        play(&mut po, "D3", Color::White);
+        let mut cands = Candidates::new();
+        short_chain_counter_ataris(&po.board, pt(&po.board, "D3"), Color::Black, &mut cands);
+        let mut found: Vec<Point> = cands.points[..cands.len].to_vec();
+        found.sort_unstable();
+        let mut expected = vec![pt(&po.board, "D1"), pt(&po.board, "D2")];
+        expected.sort_unstable();
+        assert_eq!(found, expected);
+        // White has no such move: its chains next to D3 have two or many liberties.
+        let mut cands = Candidates::new();
+        short_chain_counter_ataris(&po.board, pt(&po.board, "D3"), Color::White, &mut cands);
+        assert_eq!(cands.len, 0);
+
+        let history = PositionHistory::default();
+        let races = |rate: f32, seed: u64| {
+            let mut po = Playout::new(seed);
+            po.configure_nlib(rate);
+            po.start(&board);
+            play(&mut po, "D3", Color::White);
+            let p = po.pick_heavy(Color::Black, &history, KoRule::Simple);
+            p == pt(&po.board, "D1") || p == pt(&po.board, "D2")
+        };
+        // The step is skipped only when an earlier step (ataris, shapes) answers first,
+        // and those find nothing here.
+        assert!((1..=20).all(|seed| races(1.0, seed)));
+        assert!(!(1..=20).all(|seed| races(0.0, seed)));
     }
 }

@@ -193,6 +193,8 @@ pub struct Playout {
     /// Chance (out of 1024) that the heavy policy captures a chain in atari anywhere on the
     /// board, not only near the last moves ([`Playout::configure_heavy`]).
     capture_rate: u32,
+    /// Chance (out of 1024) of the short-chain counter-atari step.
+    nlib_rate: u32,
     /// Stones of chains that were in atari after some move of this playout (checked again
     /// when read), for the capture-anywhere step.
     ataris: heavy::AtariList,
@@ -219,6 +221,7 @@ impl Playout {
             ko_rate: 0,
             self_atari_rate: 1024,
             capture_rate: 0,
+            nlib_rate: 0,
             ataris: heavy::AtariList::new(),
             last_ko: NO_POINT,
             last_ko_at: 0,
@@ -236,6 +239,14 @@ impl Playout {
         self.ko_rate = rate(ko_fight);
         self.self_atari_rate = rate(self_atari_check);
         self.capture_rate = rate(capture_anywhere);
+    }
+
+    /// Sets the chance (0 to 1) of the heavy policy's short-chain counter-atari step: after
+    /// a move next to an own chain of three or four liberties, an atari on an opponent
+    /// chain of two liberties touching it (a capturing race's liberty taking, as Pachi's
+    /// playouts do).
+    pub fn configure_nlib(&mut self, nlib_defense: f32) {
+        self.nlib_rate = (nlib_defense.clamp(0.0, 1.0) * 1024.0).round() as u32;
     }
 
     /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])

@@ -76,6 +76,10 @@ pub struct Params {
     /// Chance (0..1) that a heavy playout captures a chain in atari anywhere on the board
     /// when the local steps found nothing.
     pub capture_anywhere: f32,
+    /// Chance (0..1) that a heavy playout, after a move next to an own chain of three or
+    /// four liberties, ataris an opponent chain of two liberties touching it (Pachi's
+    /// `nlibrate` is 25%).
+    pub nlib_defense: f32,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -134,6 +138,7 @@ impl Default for Params {
             ko_fight: 0.0,
             self_atari_check: 1.0,
             capture_anywhere: 0.0,
+            nlib_defense: 0.0,
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -181,6 +186,7 @@ impl Params {
             "ko_fight" => self.ko_fight = (number as f32).min(1.0),
             "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
             "capture_anywhere" => self.capture_anywhere = (number as f32).min(1.0),
+            "nlib_defense" => self.nlib_defense = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "root_policy_bias" => self.root_policy_bias = number as f32,

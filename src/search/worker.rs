@@ -311,6 +311,7 @@ impl Worker {
             params.self_atari_check,
             params.capture_anywhere,
         );
+        self.playout.configure_nlib(params.nlib_defense);
         let level = if policy == Policy::Heavy {
             params.lgrf_for(size)
         } else {
