@@ -12,8 +12,8 @@
 //! 2. (most of the time) two-liberty fights around the last move: an atari that captures an
 //!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
 //!    extension to three liberties for our own chain of two that such an atari would take;
-//! 2b. when configured (`nlib_defense`), an atari on an opponent chain of two liberties
-//!    that touches an own chain of three or four liberties next to the last move;
+//!    then, when configured (`nlib_defense`), an atari on an opponent chain of two
+//!    liberties that touches an own chain of three or four liberties next to the last move;
 //! 3. when configured (`capture_anywhere`), a capture of any opponent chain in atari on the
 //!    board, from a list of chains in atari kept up to date move by move ([`AtariList`]);
 //! 4. (most of the time) 3x3 shapes ([`crate::patterns`]) on the empty points around the
