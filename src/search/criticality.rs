@@ -130,20 +130,27 @@ pub fn with_criticality(rave_value: f32, criticality: f32, weight: f32) -> f32 {
 mod tests {
     use super::*;
 
+    /// Records `n` simulations through `point`, alternating between the two outcomes
+    /// `(owner of the point, score for Black)`, the first one first.
+    fn record_alternating(
+        crit: &RootCriticality,
+        point: Point,
+        n: usize,
+        outcomes: [(Cell, f64); 2],
+    ) {
+        for k in 0..n {
+            let (owner, score) = outcomes[k % 2];
+            crit.record(point, owner, score);
+        }
+    }
+
     #[test]
     fn a_point_whose_owner_wins_is_critical_and_an_unrelated_one_is_not() {
         let crit = RootCriticality::new();
         // Point 10: whoever owns it wins (half the time each). Point 20: Black always owns
         // it, and wins half the time.
-        for k in 0..100 {
-            let (owner, score) = if k % 2 == 0 {
-                (Cell::Black, 5.5)
-            } else {
-                (Cell::White, -3.5)
-            };
-            crit.record(10, owner, score);
-            crit.record(20, Cell::Black, score);
-        }
+        record_alternating(&crit, 10, 100, [(Cell::Black, 5.5), (Cell::White, -3.5)]);
+        record_alternating(&crit, 20, 100, [(Cell::Black, 5.5), (Cell::Black, -3.5)]);
         // Winner always owns 10: 1 - (0.5·0.5 + 0.5·0.5) = 0.5.
         let c10 = crit.criticality(10, 50).unwrap();
         assert!((c10 - 0.5).abs() < 1e-6, "{c10}");
@@ -154,14 +161,7 @@ mod tests {
         assert_eq!(crit.criticality(30, 0), None);
         // Owning the point goes with losing: negative.
         let crit2 = RootCriticality::new();
-        for k in 0..10 {
-            let (owner, score) = if k % 2 == 0 {
-                (Cell::White, 2.5)
-            } else {
-                (Cell::Black, -2.5)
-            };
-            crit2.record(5, owner, score);
-        }
+        record_alternating(&crit2, 5, 10, [(Cell::White, 2.5), (Cell::Black, -2.5)]);
         assert!((crit2.criticality(5, 1).unwrap() + 0.5).abs() < 1e-6);
         crit.clear();
         assert_eq!(crit.criticality(10, 0), None);
