@@ -28,6 +28,7 @@
 //! Candidates of one step are drawn uniformly among those that pass the checks.
 
 use super::Playout;
+use super::fights;
 use super::gammas::{self, GammaTable};
 use super::replies::ReplyOrder;
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
@@ -50,21 +51,25 @@ const KO_FIGHT_MOVES: usize = 2;
 const MAX_CANDIDATES: usize = 32;
 
 /// A small set of candidate points.
-struct Candidates {
-    points: [Point; MAX_CANDIDATES],
-    len: usize,
+pub(super) struct Candidates {
+    /// The moves found so far; only the first `len` are set.
+    pub(super) points: [Point; MAX_CANDIDATES],
+    /// How many of `points` are set.
+    pub(super) len: usize,
 }
 
 impl Candidates {
-    fn new() -> Candidates {
+    /// An empty set.
+    pub(super) fn new() -> Candidates {
         Candidates {
             points: [NO_POINT; MAX_CANDIDATES],
             len: 0,
         }
     }
 
+    /// Adds `p` unless it is `NO_POINT`, already there, or the set is full.
     #[inline]
-    fn push(&mut self, p: Point) {
+    pub(super) fn push(&mut self, p: Point) {
         if p != NO_POINT && self.len < MAX_CANDIDATES && !self.points[..self.len].contains(&p) {
             self.points[self.len] = p;
             self.len += 1;
@@ -410,9 +415,23 @@ impl Playout {
                     return p;
                 }
             }
+            if self.fights.two_liberty > 0 && self.rng.chance(self.fights.two_liberty) {
+                let mut cands = Candidates::new();
+                fights::two_liberty_fight_moves(&self.board, last, c, &mut cands);
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
             if self.nlib_rate > 0 && self.rng.chance(self.nlib_rate) {
                 let mut cands = Candidates::new();
                 short_chain_counter_ataris(&self.board, last, c, &mut cands);
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
+            if self.fights.eye_fix > 0 && self.rng.chance(self.fights.eye_fix) {
+                let mut cands = Candidates::new();
+                fights::eye_fix_moves(&self.board, last, c, &mut cands);
                 if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
                     return p;
                 }
@@ -593,18 +612,38 @@ impl Playout {
     }
 
     /// Like the light policy's move, but refusing bad self-ataris (with chance
-    /// `self_atari_rate`).
+    /// `self_atari_rate`); when configured ([`Playout::configure_fights`]), a refused
+    /// self-atari may turn into the move it was probably meant to be, and a false-eye fill
+    /// into a capture or atari of the stone that makes the eye false.
     fn pick_sane(&mut self, c: Color, history: &PositionHistory, ko: KoRule) -> Point {
         let check = self.self_atari_rate >= 1024 || self.rng.chance(self.self_atari_rate);
         let mut k = self.board.empty_points().len();
         while k > 0 {
             let i = self.rng.below(k);
             let p = self.board.empty_points()[i];
-            if self.light_candidate(p, c)
-                && !(check && is_bad_self_atari(&self.board, p, c))
-                && !self.repeats(p, c, history, ko)
-            {
-                return p;
+            if self.light_candidate(p, c) && !self.repeats(p, c, history, ko) {
+                if !(check && is_bad_self_atari(&self.board, p, c)) {
+                    if self.fights.eye_fill_redirect > 0
+                        && self.board.is_eyelike(p, c)
+                        && self.rng.chance(self.fights.eye_fill_redirect)
+                    {
+                        let mut cands = Candidates::new();
+                        fights::eye_fill_alternative(&self.board, p, c, &mut cands);
+                        if let Some(q) = self.choose(&mut cands, c, history, ko, false) {
+                            return q;
+                        }
+                    }
+                    return p;
+                }
+                if self.fights.self_atari_redirect > 0
+                    && self.rng.chance(self.fights.self_atari_redirect)
+                {
+                    let mut cands = Candidates::new();
+                    fights::self_atari_alternative(&self.board, p, c, &mut cands);
+                    if let Some(q) = self.choose(&mut cands, c, history, ko, false) {
+                        return q;
+                    }
+                }
             }
             k -= 1;
             self.board.swap_empty_points(i, k);

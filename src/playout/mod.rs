@@ -16,6 +16,7 @@
 //! where a stone of the mover's colour was once captured ([`Board::may_repeat_position`]),
 //! so only those moves are looked up in the position tables.
 
+pub mod fights;
 pub mod gammas;
 pub mod heavy;
 pub mod replies;
@@ -164,6 +165,29 @@ impl Outcome {
     }
 }
 
+/// How often the heavy policy takes each of its local fight steps ([`fights`]), as chances
+/// from 0 to 1; all 0 (off) by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FightRates {
+    /// Fight the two-liberty chains around the last move: ataris, extensions, counter-ataris.
+    pub two_liberty: f32,
+    /// Fill the point that the last move made a threat to turn an own eye false.
+    pub eye_fix: f32,
+    /// Turn a refused random self-atari into the approach or extension it was meant to be.
+    pub self_atari_redirect: f32,
+    /// Turn a random false-eye fill into a capture or atari of the stone that spoils it.
+    pub eye_fill_redirect: f32,
+}
+
+/// [`FightRates`] as chances out of 1024.
+#[derive(Clone, Copy, Debug, Default)]
+struct FightChances {
+    two_liberty: u32,
+    eye_fix: u32,
+    self_atari_redirect: u32,
+    eye_fill_redirect: u32,
+}
+
 /// A reusable playout workspace; one per search thread.
 pub struct Playout {
     /// The board being played on; set it up with [`Playout::start`] and
@@ -195,6 +219,8 @@ pub struct Playout {
     capture_rate: u32,
     /// Chance (out of 1024) of the short-chain counter-atari step.
     nlib_rate: u32,
+    /// Chances (out of 1024) of the local fight steps ([`fights`]).
+    fights: FightChances,
     /// Stones of chains that were in atari after some move of this playout (checked again
     /// when read), for the capture-anywhere step.
     ataris: heavy::AtariList,
@@ -222,6 +248,7 @@ impl Playout {
             self_atari_rate: 1024,
             capture_rate: 0,
             nlib_rate: 0,
+            fights: FightChances::default(),
             ataris: heavy::AtariList::new(),
             last_ko: NO_POINT,
             last_ko_at: 0,
@@ -247,6 +274,17 @@ impl Playout {
     /// playouts do).
     pub fn configure_nlib(&mut self, nlib_defense: f32) {
         self.nlib_rate = (nlib_defense.clamp(0.0, 1.0) * 1024.0).round() as u32;
+    }
+
+    /// Sets the chances (0 to 1) of the heavy policy's local fight steps ([`fights`]).
+    pub fn configure_fights(&mut self, rates: FightRates) {
+        let rate = |x: f32| (x.clamp(0.0, 1.0) * 1024.0).round() as u32;
+        self.fights = FightChances {
+            two_liberty: rate(rates.two_liberty),
+            eye_fix: rate(rates.eye_fix),
+            self_atari_redirect: rate(rates.self_atari_redirect),
+            eye_fill_redirect: rate(rates.eye_fill_redirect),
+        };
     }
 
     /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])

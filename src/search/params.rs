@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::playout::Policy;
+use crate::playout::{FightRates, Policy};
 
 use super::priors::PriorWeights;
 
@@ -80,6 +80,10 @@ pub struct Params {
     /// four liberties, ataris an opponent chain of two liberties touching it (Pachi's
     /// `nlibrate` is 25%).
     pub nlib_defense: f32,
+    /// Chances (0..1) of the heavy playouts' local fight steps, after Pachi's playouts
+    /// ([`crate::playout::fights`]): `fight_two_lib`, `fight_eye_fix`,
+    /// `fight_self_atari`, `fight_eye_fill`.
+    pub fights: FightRates,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -139,6 +143,7 @@ impl Default for Params {
             self_atari_check: 1.0,
             capture_anywhere: 0.0,
             nlib_defense: 0.0,
+            fights: FightRates::default(),
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -187,6 +192,10 @@ impl Params {
             "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
             "capture_anywhere" => self.capture_anywhere = (number as f32).min(1.0),
             "nlib_defense" => self.nlib_defense = (number as f32).min(1.0),
+            "fight_two_lib" => self.fights.two_liberty = (number as f32).min(1.0),
+            "fight_eye_fix" => self.fights.eye_fix = (number as f32).min(1.0),
+            "fight_self_atari" => self.fights.self_atari_redirect = (number as f32).min(1.0),
+            "fight_eye_fill" => self.fights.eye_fill_redirect = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "root_policy_bias" => self.root_policy_bias = number as f32,

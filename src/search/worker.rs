@@ -312,6 +312,7 @@ impl Worker {
             params.capture_anywhere,
         );
         self.playout.configure_nlib(params.nlib_defense);
+        self.playout.configure_fights(params.fights);
         let level = if policy == Policy::Heavy {
             params.lgrf_for(size)
         } else {
