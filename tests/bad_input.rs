@@ -323,3 +323,25 @@ fn random_byte_streams_never_break_the_server() {
     }
     assert!(answered > 1000, "only {answered} answers");
 }
+
+#[test]
+fn the_help_names_every_search_parameter_and_an_unknown_one_is_refused() {
+    let out = Command::new(binary())
+        .arg("--help")
+        .output()
+        .expect("run shoutan --help");
+    let help = String::from_utf8_lossy(&out.stdout).replace(['\n', ' '], "");
+    for name in shoutan::search::params::Params::NAMES {
+        assert!(
+            help.contains(&format!("{name},")),
+            "--help does not name {name}"
+        );
+    }
+    let out = Command::new(binary())
+        .args(["--search-param", "no_such_knob=1"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run shoutan");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_knob"));
+}

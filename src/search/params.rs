@@ -159,6 +159,42 @@ impl Default for Params {
 }
 
 impl Params {
+    /// Every name [`Params::set`] accepts besides `prior.RULE`, for help texts and errors.
+    pub const NAMES: &'static [&'static str] = &[
+        "explore",
+        "root_explore",
+        "rave_equiv",
+        "rave_weighting",
+        "rave_floor",
+        "expand_threshold",
+        "score_weight",
+        "prime_playouts",
+        "early_stop",
+        "resign_streak",
+        "virtual_loss",
+        "lgrf",
+        "lgrf_order",
+        "gammas",
+        "gamma_rest",
+        "ko_fight",
+        "self_atari_check",
+        "capture_anywhere",
+        "nlib_defense",
+        "fight_two_lib",
+        "fight_eye_fix",
+        "fight_self_atari",
+        "fight_eye_fill",
+        "widen_visits",
+        "policy_bias",
+        "root_policy_bias",
+        "policy_bias_power",
+        "widen_rate",
+        "move_time_target",
+        "best2_ratio",
+        "crit_rave",
+        "crit_min_visits",
+    ];
+
     /// Sets one parameter from `name=value` text (for tuning from the command line).
     pub fn set(&mut self, assignment: &str) -> Result<(), String> {
         let (name, value) = assignment
@@ -209,7 +245,12 @@ impl Params {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
                 }
-                _ => return Err(format!("unknown search parameter '{name}'")),
+                _ => {
+                    return Err(format!(
+                        "unknown search parameter '{name}' (known: {}, prior.RULE)",
+                        Self::NAMES.join(", ")
+                    ));
+                }
             },
         }
         Ok(())
@@ -376,5 +417,30 @@ mod tests {
         assert_eq!(p.widening(119), 2);
         assert_eq!(p.widening(120), 3);
         assert_eq!(p.widening(40 * 1023), 11);
+    }
+
+    #[test]
+    fn every_listed_name_is_accepted_and_documented() {
+        let docs = include_str!("../../docs/search.md");
+        for name in Params::NAMES {
+            let mut p = Params::default();
+            assert!(p.set(&format!("{name}=1")).is_ok(), "{name} refused");
+            assert!(
+                docs.contains(&format!("| `{name}` |")),
+                "{name} not in docs/search.md"
+            );
+        }
+        // An unknown name is refused with the list, and the list is exactly what set accepts.
+        let err = Params::default().set("no_such_knob=1").unwrap_err();
+        assert!(
+            err.contains("fight_eye_fill") && err.contains("prior.RULE"),
+            "{err}"
+        );
+        let source = include_str!("params.rs");
+        let arms = source
+            .lines()
+            .filter(|l| l.trim_start().starts_with('"') && l.contains("\" => self."))
+            .count();
+        assert_eq!(arms, Params::NAMES.len());
     }
 }
