@@ -123,7 +123,8 @@ impl Engine {
         }
         let searcher = Searcher::new(search_config(&options));
         let size_chosen = options.size.is_some();
-        let dynamic_komi = DynamicKomi::new(options.dynamic_komi);
+        let dynamic_komi =
+            DynamicKomi::with_margin(options.dynamic_komi, f64::from(options.params.margin_komi));
         Ok(Engine {
             game,
             options,

@@ -14,6 +14,13 @@
 //! linearly to nothing over the first part of the game; [`DynamicKomiScheme::Adaptive`] starts
 //! there and then moves the shift a point at a time to keep the engine's own win rate between
 //! [`RED_ZONE`] and [`GREEN_ZONE`], never back to a shift that once put it in the red zone.
+//!
+//! In even games an optional **winning margin** ([`DynamicKomi::with_margin`], Pachi's
+//! linear scheme past its opening moves): once the engine's own win rate passes a green zone
+//! it counts with a point of komi more against itself each move, so that a won game is played
+//! to stay won by a margin instead of drifting towards half a point, where one misread loses
+//! it; below [`MARGIN_ORANGE_DROP`] under the green zone it gives [`MARGIN_DROP`] points back
+//! and never climbs past that again, and below even chances it stops for the rest of the game.
 
 use crate::board::Color;
 use crate::game::Game;
@@ -36,6 +43,12 @@ pub const RED_ZONE: f64 = 0.45;
 pub const GREEN_ZONE: f64 = 0.60;
 /// Root visits below which a win rate is too noisy to adapt the shift on.
 pub const ADAPT_MIN_VISITS: u32 = 500;
+
+/// In an even game with a winning margin: how far under the green zone the win rate may fall
+/// before the margin shrinks (Pachi: green 0.85, orange 0.80).
+pub const MARGIN_ORANGE_DROP: f64 = 0.05;
+/// Points of margin given back when the win rate falls into the orange zone (Pachi's 4).
+pub const MARGIN_DROP: f32 = 4.0;
 
 /// How the search shifts komi in handicap games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -109,6 +122,12 @@ pub struct DynamicKomi {
     ratchet: Option<f32>,
     /// Game length at the last move (a shorter game is a new game).
     last_move_number: usize,
+    /// Even games: the win rate above which the engine plays for a margin (0: never).
+    margin_green: f64,
+    /// Even games: the points the engine counts against itself now.
+    margin: f32,
+    /// Even games: the margin never to climb past again (0 once the game looked lost).
+    margin_ratchet: Option<f32>,
 }
 
 impl DynamicKomi {
@@ -120,16 +139,33 @@ impl DynamicKomi {
         }
     }
 
+    /// The same, also playing even games for a margin once the engine's own win rate
+    /// passes `green` (0 or less: never; Pachi's is 0.85).
+    pub fn with_margin(scheme: DynamicKomiScheme, green: f64) -> DynamicKomi {
+        DynamicKomi {
+            margin_green: green.max(0.0),
+            ..DynamicKomi::new(scheme)
+        }
+    }
+
     /// The extra komi for White (points; negative favours Black) that the search for
     /// `engine`'s move in `game` should count with.
     pub fn extra_komi(&mut self, game: &Game, engine: Color) -> f32 {
         if game.move_number() < self.last_move_number {
             self.adjustment = 0.0;
             self.ratchet = None;
+            self.margin = 0.0;
+            self.margin_ratchet = None;
         }
         self.last_move_number = game.move_number();
         let handicap = game.handicap();
-        if self.scheme == DynamicKomiScheme::Off || handicap < 2 {
+        if handicap < 2 {
+            return match engine {
+                Color::Black => self.margin,
+                Color::White => -self.margin,
+            };
+        }
+        if self.scheme == DynamicKomiScheme::Off {
             return 0.0;
         }
         let linear = linear_extra_komi(game.size(), handicap, game.move_number(), engine);
@@ -147,6 +183,10 @@ impl DynamicKomi {
     /// green zone gives a point more away, one in the red zone takes two back and remembers
     /// not to go there again.
     pub fn observe(&mut self, game: &Game, engine: Color, result: &SearchResult) {
+        if game.handicap() < 2 {
+            self.observe_even(game, engine, result);
+            return;
+        }
         if self.scheme != DynamicKomiScheme::Adaptive
             || game.handicap() < 2
             || result.summary.root_visits < ADAPT_MIN_VISITS
@@ -167,6 +207,33 @@ impl DynamicKomi {
             self.adjustment -= 2.0;
         } else if winrate > GREEN_ZONE && self.ratchet.is_none_or(|r| give_away + 1.0 < r) {
             self.adjustment += 1.0;
+        }
+    }
+}
+
+impl DynamicKomi {
+    /// The winning margin's step after a move of an even game: a point more in the green
+    /// zone (up to the ratchet), [`MARGIN_DROP`] back in the orange zone, and nothing for the
+    /// rest of the game once the engine's chances fell below even. Only past the opening
+    /// moves ([`linear_moves`]), where the win rates start to mean something.
+    fn observe_even(&mut self, game: &Game, engine: Color, result: &SearchResult) {
+        if self.margin_green <= 0.0
+            || game.move_number() < linear_moves(game.size(), engine)
+            || result.summary.root_visits < ADAPT_MIN_VISITS
+        {
+            return;
+        }
+        let winrate = result.winrate();
+        if winrate < 0.5 {
+            self.margin = 0.0;
+            self.margin_ratchet = Some(0.0);
+        } else if winrate < self.margin_green - MARGIN_ORANGE_DROP && self.margin > 0.0 {
+            self.margin = (self.margin - MARGIN_DROP).max(0.0);
+            self.margin_ratchet = Some(self.margin);
+        } else if winrate > self.margin_green
+            && self.margin_ratchet.is_none_or(|r| self.margin + 1.0 <= r)
+        {
+            self.margin += 1.0;
         }
     }
 }
@@ -269,5 +336,45 @@ mod tests {
         let start = w.extra_komi(&g, Color::White);
         w.observe(&g, Color::White, &result_with(0.2));
         assert_eq!(w.extra_komi(&g, Color::White), start + 2.0);
+    }
+
+    #[test]
+    fn an_even_game_is_played_for_a_margin_only_when_asked_and_well_ahead() {
+        let mut g = Game::new(9, Rules::chinese()).unwrap();
+        let mut plain = DynamicKomi::new(DynamicKomiScheme::Linear);
+        plain.observe(&g, Color::Black, &result_with(0.95));
+        assert_eq!(plain.extra_komi(&g, Color::Black), 0.0);
+        let mut dk = DynamicKomi::with_margin(DynamicKomiScheme::Linear, 0.85);
+        // Not in the opening: 15 moves on 9x9.
+        dk.observe(&g, Color::Black, &result_with(0.95));
+        assert_eq!(dk.extra_komi(&g, Color::Black), 0.0);
+        for i in 0..16 {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            g.play(crate::board::Move::Pass, c).unwrap();
+        }
+        // Black well ahead: a point more against itself each move, as White's komi.
+        dk.observe(&g, Color::Black, &result_with(0.9));
+        dk.observe(&g, Color::Black, &result_with(0.9));
+        assert_eq!(dk.extra_komi(&g, Color::Black), 2.0);
+        // Between orange and green nothing moves; in the orange zone 4 back, floored at 0,
+        // and never past that again.
+        dk.observe(&g, Color::Black, &result_with(0.82));
+        assert_eq!(dk.extra_komi(&g, Color::Black), 2.0);
+        dk.observe(&g, Color::Black, &result_with(0.7));
+        assert_eq!(dk.extra_komi(&g, Color::Black), 0.0);
+        dk.observe(&g, Color::Black, &result_with(0.9));
+        assert_eq!(dk.extra_komi(&g, Color::Black), 0.0, "ratchet");
+        // White ahead counts komi in Black's favour.
+        let mut w = DynamicKomi::with_margin(DynamicKomiScheme::Off, 0.85);
+        w.observe(&g, Color::White, &result_with(0.9));
+        assert_eq!(w.extra_komi(&g, Color::White), -1.0);
+        // Below even chances it stops for good.
+        w.observe(&g, Color::White, &result_with(0.4));
+        w.observe(&g, Color::White, &result_with(0.95));
+        assert_eq!(w.extra_komi(&g, Color::White), 0.0);
     }
 }

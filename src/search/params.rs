@@ -117,6 +117,10 @@ pub struct Params {
     pub crit_rave: f32,
     /// Simulations through a root move before its criticality counts (2000, as Pachi).
     pub crit_min_visits: u32,
+    /// Even games: the engine's own win rate above which its moves are searched with a point
+    /// more komi against itself each move, to keep a won game won by a margin
+    /// ([`super::dynkomi::DynamicKomi::with_margin`]; Pachi's green zone is 0.85; 0: off).
+    pub margin_komi: f32,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -153,6 +157,7 @@ impl Default for Params {
             best2_ratio: 2.5,
             crit_rave: 0.0,
             crit_min_visits: 2000,
+            margin_komi: 0.0,
             prior_overrides: Vec::new(),
         }
     }
@@ -193,6 +198,7 @@ impl Params {
         "best2_ratio",
         "crit_rave",
         "crit_min_visits",
+        "margin_komi",
     ];
 
     /// Sets one parameter from `name=value` text (for tuning from the command line).
@@ -241,6 +247,7 @@ impl Params {
             "best2_ratio" => self.best2_ratio = number as f32,
             "crit_rave" => self.crit_rave = (number as f32).min(10.0),
             "crit_min_visits" => self.crit_min_visits = number as u32,
+            "margin_komi" => self.margin_komi = (number as f32).min(1.0),
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
