@@ -19,6 +19,12 @@
 //!   opponent chain it attacks, or of the own chain it extends, or a counter-capture.
 //! - **Eye-fill redirection** ([`eye_fill_alternative`]): when the random move fills a
 //!   (false) eye, capture or atari the opponent stone on its diagonal instead.
+//! - **Nakade** ([`nakade_vital_point`]): when the last move borders a small enclosed eye
+//!   space (three to six empty points that one colour alone surrounds, the last move's stone
+//!   aside), play its vital point, the one point with the most neighbours inside the space:
+//!   the defender makes two eyes there, the attacker kills. Shapes with no single such point
+//!   (a straight or bent four, a square four, a two-by-three six) live or die whoever
+//!   plays first, and are left alone.
 //!
 //! Nothing here allocates.
 
@@ -290,6 +296,80 @@ pub(super) fn eye_fill_alternative(board: &Board, p: Point, c: Color, out: &mut 
     }
 }
 
+/// The largest eye space [`nakade_vital_point`] looks at.
+const NAKADE_MAX_SPACE: usize = 6;
+
+/// The vital point of a small eye space that the last move `last` borders, if any (see the
+/// module documentation). The caller checks legality and self-atari.
+pub(super) fn nakade_vital_point(board: &Board, last: Point) -> Point {
+    for start in board.neighbors(last) {
+        if board.cell(start) != Cell::Empty {
+            continue;
+        }
+        let mut space = [NO_POINT; NAKADE_MAX_SPACE];
+        let mut len = 0;
+        if !eye_space(board, start, last, &mut space, &mut len) || len < 3 {
+            continue;
+        }
+        let space = &space[..len];
+        let degree = |p: Point| {
+            board
+                .neighbors(p)
+                .into_iter()
+                .filter(|q| space.contains(q))
+                .count()
+        };
+        let best = space.iter().map(|&p| degree(p)).max().unwrap_or(0);
+        let mut vital = space.iter().filter(|&&p| degree(p) == best);
+        if let (Some(&p), None) = (vital.next(), vital.next()) {
+            return p;
+        }
+    }
+    NO_POINT
+}
+
+/// Fills `space` with the empty region through `start`; false when it has more than
+/// [`NAKADE_MAX_SPACE`] points or stones of both colours around it (the stone at `last`
+/// aside).
+fn eye_space(
+    board: &Board,
+    start: Point,
+    last: Point,
+    space: &mut [Point; NAKADE_MAX_SPACE],
+    len: &mut usize,
+) -> bool {
+    space[0] = start;
+    *len = 1;
+    let mut owner = Cell::Empty;
+    let mut i = 0;
+    while i < *len {
+        for q in board.neighbors(space[i]) {
+            match board.cell(q) {
+                Cell::Empty => {
+                    if !space[..*len].contains(&q) {
+                        if *len == NAKADE_MAX_SPACE {
+                            return false;
+                        }
+                        space[*len] = q;
+                        *len += 1;
+                    }
+                }
+                Cell::Border => {}
+                _ if q == last => {}
+                stone => {
+                    if owner == Cell::Empty {
+                        owner = stone;
+                    } else if owner != stone {
+                        return false;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    owner != Cell::Empty
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,5 +530,87 @@ mod tests {
         let mut cands = Candidates::new();
         eye_fill_alternative(&b2, c3, Color::Black, &mut cands);
         assert_eq!(sorted(&b2, &cands), names(&["B5"]));
+    }
+
+    #[test]
+    fn the_vital_point_of_a_small_eye_space_is_found_only_when_it_decides() {
+        // Black spaces in the corner, each with the wall stone played last.
+        let shapes: [(&[&str], &str, Option<&str>); 5] = [
+            // Bulky five A1 B1 C1 A2 B2: B1 has three neighbours inside.
+            (
+                &[
+                    ". . . . .",
+                    ". . . . .",
+                    "X X X . .",
+                    ". . X . .",
+                    ". . . X .",
+                ],
+                "C2",
+                Some("B1"),
+            ),
+            // Pyramid four A1 B1 C1 B2: B1.
+            (
+                &[
+                    ". . . . .",
+                    ". . . . .",
+                    ". X . . .",
+                    "X . X . .",
+                    ". . . X .",
+                ],
+                "C2",
+                Some("B1"),
+            ),
+            // Straight three A1 B1 C1: B1.
+            (
+                &[
+                    ". . . . .",
+                    ". . . . .",
+                    ". . . . .",
+                    "X X X X .",
+                    ". . . X .",
+                ],
+                "D1",
+                Some("B1"),
+            ),
+            // Straight four A1 to D1 lives whoever plays: no vital point.
+            (
+                &[
+                    ". . . . .",
+                    ". . . . .",
+                    ". . . . .",
+                    "X X X X X",
+                    ". . . . X",
+                ],
+                "B2",
+                None,
+            ),
+            // Square four A1 B1 A2 B2 is dead already: no vital point.
+            (
+                &[
+                    ". . . . .",
+                    ". . . . .",
+                    "X X . . .",
+                    ". . X . .",
+                    ". . X . .",
+                ],
+                "C2",
+                None,
+            ),
+        ];
+        for (rows, last, want) in shapes {
+            let b = board_from(rows);
+            let v = nakade_vital_point(&b, pt(&b, last));
+            let got = (v != NO_POINT).then(|| b.vertex_name(v));
+            assert_eq!(got.as_deref(), want, "{rows:?}");
+        }
+        // A space with stones of both colours around it is no eye space.
+        let b = board_from(&[
+            ". . . . .",
+            ". . . . .",
+            ". O . . .",
+            "X . X . .",
+            ". . . X .",
+        ]);
+        assert_eq!(nakade_vital_point(&b, pt(&b, "C2")), NO_POINT);
     }
 }

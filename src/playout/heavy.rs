@@ -436,6 +436,13 @@ impl Playout {
                     return p;
                 }
             }
+            if self.fights.nakade > 0 && self.rng.chance(self.fights.nakade) {
+                let mut cands = Candidates::new();
+                cands.push(fights::nakade_vital_point(&self.board, last));
+                if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                    return p;
+                }
+            }
             if reply_order == Some(ReplyOrder::AfterTactics)
                 && let Some(p) = self.stored_reply(last, c, history, ko)
             {

@@ -177,6 +177,8 @@ pub struct FightRates {
     pub self_atari_redirect: f32,
     /// Turn a random false-eye fill into a capture or atari of the stone that spoils it.
     pub eye_fill_redirect: f32,
+    /// Play the vital point of a small eye space the last move borders.
+    pub nakade: f32,
 }
 
 /// [`FightRates`] as chances out of 1024.
@@ -186,6 +188,7 @@ struct FightChances {
     eye_fix: u32,
     self_atari_redirect: u32,
     eye_fill_redirect: u32,
+    nakade: u32,
 }
 
 /// A reusable playout workspace; one per search thread.
@@ -284,6 +287,7 @@ impl Playout {
             eye_fix: rate(rates.eye_fix),
             self_atari_redirect: rate(rates.self_atari_redirect),
             eye_fill_redirect: rate(rates.eye_fill_redirect),
+            nakade: rate(rates.nakade),
         };
     }
 

@@ -82,7 +82,7 @@ pub struct Params {
     pub nlib_defense: f32,
     /// Chances (0..1) of the heavy playouts' local fight steps, after Pachi's playouts
     /// ([`crate::playout::fights`]): `fight_two_lib`, `fight_eye_fix`,
-    /// `fight_self_atari`, `fight_eye_fill`.
+    /// `fight_self_atari`, `fight_eye_fill`, `fight_nakade`.
     pub fights: FightRates,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
@@ -189,6 +189,7 @@ impl Params {
         "fight_eye_fix",
         "fight_self_atari",
         "fight_eye_fill",
+        "fight_nakade",
         "widen_visits",
         "policy_bias",
         "root_policy_bias",
@@ -238,6 +239,7 @@ impl Params {
             "fight_eye_fix" => self.fights.eye_fix = (number as f32).min(1.0),
             "fight_self_atari" => self.fights.self_atari_redirect = (number as f32).min(1.0),
             "fight_eye_fill" => self.fights.eye_fill_redirect = (number as f32).min(1.0),
+            "fight_nakade" => self.fights.nakade = (number as f32).min(1.0),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "root_policy_bias" => self.root_policy_bias = number as f32,
