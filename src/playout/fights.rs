@@ -1,8 +1,8 @@
 //! Local fight steps of the heavy playouts, after the ideas of Pachi's moggy playouts: how a
 //! playout handles two-liberty chains near the last move, eyes the last move threatens, and
-//! random moves that would be a bad self-atari or fill a false eye. Each is an option of
-//! [`super::Playout::configure_fights`], off by default (its measured effect is in
-//! `docs/strength.md`).
+//! random moves that would be a bad self-atari or fill a false eye. Each has its rate in
+//! [`super::Playout::configure_fights`]; the search's default is Pachi's rates
+//! ([`super::FightRates::PACHI`], nakade off; measured effects in `docs/strength.md`).
 //!
 //! - **Two-liberty fights** ([`two_liberty_fight_moves`]): for every chain of two liberties
 //!   that the last move belongs to or touches and that an atari cannot harm (one liberty

@@ -147,7 +147,7 @@ impl Default for Params {
             self_atari_check: 1.0,
             capture_anywhere: 0.0,
             nlib_defense: 0.0,
-            fights: FightRates::default(),
+            fights: FightRates::PACHI,
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -157,7 +157,7 @@ impl Default for Params {
             best2_ratio: 2.5,
             crit_rave: 0.0,
             crit_min_visits: 2000,
-            margin_komi: 0.0,
+            margin_komi: 0.85,
             prior_overrides: Vec::new(),
         }
     }
