@@ -1,5 +1,6 @@
 //! The playout benchmark behind `shoutan bench`: playouts per second on empty boards, light
-//! and heavy policies, one thread and all threads, median of several runs.
+//! and heavy policies, one thread and all threads, median of several runs. The heavy
+//! playouts take the local fight steps at the search's default rates, as in a game.
 
 use std::time::{Duration, Instant};
 
@@ -7,6 +8,7 @@ use crate::board::Color;
 use crate::game::Game;
 use crate::playout::{Playout, Policy};
 use crate::rules::Rules;
+use crate::search::params::Params;
 
 /// One measured configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +46,7 @@ pub fn measure(
                 scope.spawn(move || {
                     let mut po =
                         Playout::new(seed ^ (t as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    po.configure_fights(Params::default().fights);
                     let (mut count, mut moves) = (0u64, 0u64);
                     while start.elapsed() < duration {
                         for _ in 0..16 {

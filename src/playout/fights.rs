@@ -28,7 +28,7 @@
 //!
 //! Nothing here allocates.
 
-use super::heavy::{Candidates, is_bad_self_atari};
+use super::heavy::{Candidates, TwoLibertyChain, is_bad_self_atari, two_liberty_chains_around};
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::tactics;
 
@@ -116,22 +116,8 @@ fn liberty_moves(board: &Board, stone: Point, owner: Color, c: Color, out: &mut 
 pub(super) fn two_liberty_fight_moves(board: &Board, last: Point, c: Color, out: &mut Candidates) {
     let own = Cell::stone(c);
     let opp = Cell::stone(c.opponent());
-    let mut seen = [NO_POINT; 5];
-    let mut n_seen = 0;
-    let [n0, n1, n2, n3] = board.neighbors(last);
-    for q in [last, n0, n1, n2, n3] {
-        let cell = board.cell(q);
-        if cell != own && cell != opp {
-            continue;
-        }
-        let h = board.chain_id(q);
-        if seen[..n_seen].contains(&h) || board.liberties(h) != 2 {
-            continue;
-        }
-        seen[n_seen] = h;
-        n_seen += 1;
-        let mut libs = [NO_POINT; 2];
-        tactics::chain_liberties(board, h, &mut libs);
+    let (chains, n) = two_liberty_chains_around(board, last);
+    for &TwoLibertyChain { id: h, cell, libs } in &chains[..n] {
         if atari_is_harmless(board, h, libs) {
             continue;
         }

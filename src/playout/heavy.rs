@@ -245,6 +245,48 @@ fn atari_responses(
     }
 }
 
+/// A chain of exactly two liberties at or next to the last move.
+#[derive(Clone, Copy)]
+pub(super) struct TwoLibertyChain {
+    /// The chain's id ([`Board::chain_id`]).
+    pub id: Point,
+    /// Its colour.
+    pub cell: Cell,
+    /// Its two liberties.
+    pub libs: [Point; 2],
+}
+
+/// The distinct chains of two liberties that the last move `last` belongs to or touches (at
+/// most five, the first `n` of the array): where the playouts' local fights start.
+pub(super) fn two_liberty_chains_around(
+    board: &Board,
+    last: Point,
+) -> ([TwoLibertyChain; 5], usize) {
+    let none = TwoLibertyChain {
+        id: NO_POINT,
+        cell: Cell::Empty,
+        libs: [NO_POINT; 2],
+    };
+    let mut chains = [none; 5];
+    let mut n = 0;
+    let [n0, n1, n2, n3] = board.neighbors(last);
+    for q in [last, n0, n1, n2, n3] {
+        let cell = board.cell(q);
+        if cell != Cell::Black && cell != Cell::White {
+            continue;
+        }
+        let id = board.chain_id(q);
+        if chains[..n].iter().any(|ch| ch.id == id) || board.liberties(id) != 2 {
+            continue;
+        }
+        let mut libs = [NO_POINT; 2];
+        tactics::chain_liberties(board, id, &mut libs);
+        chains[n] = TwoLibertyChain { id, cell, libs };
+        n += 1;
+    }
+    (chains, n)
+}
+
 /// Moves for `c` around the two-liberty chains that the last move `last` belongs to or
 /// touches: an atari on an opponent chain that cannot run from it (read as a ladder), and,
 /// for our own chain that a ladder would capture, an extension that saves it.
@@ -255,24 +297,9 @@ fn two_liberty_moves(
     c: Color,
     out: &mut Candidates,
 ) {
-    let own = Cell::stone(c);
     let opp = Cell::stone(c.opponent());
-    let mut seen = [NO_POINT; 5];
-    let mut n_seen = 0;
-    let [n0, n1, n2, n3] = board.neighbors(last);
-    for q in [last, n0, n1, n2, n3] {
-        let cell = board.cell(q);
-        if cell != own && cell != opp {
-            continue;
-        }
-        let h = board.chain_id(q);
-        if seen[..n_seen].contains(&h) || board.liberties(h) != 2 {
-            continue;
-        }
-        seen[n_seen] = h;
-        n_seen += 1;
-        let mut libs = [NO_POINT; 2];
-        tactics::chain_liberties(board, h, &mut libs);
+    let (chains, n) = two_liberty_chains_around(board, last);
+    for &TwoLibertyChain { id: h, cell, libs } in &chains[..n] {
         if cell == opp {
             for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
                 if tactics::atari_captures(
