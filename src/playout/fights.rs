@@ -28,7 +28,7 @@
 //!
 //! Nothing here allocates.
 
-use super::heavy::{Candidates, TwoLibertyChain, is_bad_self_atari, two_liberty_chains_around};
+use super::heavy::{Candidates, TwoLibertyChain, is_bad_self_atari};
 use crate::board::{Board, Cell, Color, NO_POINT, Point};
 use crate::tactics;
 
@@ -110,14 +110,18 @@ fn liberty_moves(board: &Board, stone: Point, owner: Color, c: Color, out: &mut 
     }
 }
 
-/// Moves for `c` in the two-liberty fights around the last move `last` (see the module
-/// documentation): ataris on the opponent's chains of two liberties, extensions of its
+/// Moves for `c` in the two-liberty fights around the last move (`chains`,
+/// [`super::heavy::two_liberty_chains_around`]; see the module documentation): ataris on the opponent's chains of two liberties, extensions of its
 /// own, and the owner's counter-captures and counter-ataris.
-pub(super) fn two_liberty_fight_moves(board: &Board, last: Point, c: Color, out: &mut Candidates) {
+pub(super) fn two_liberty_fight_moves(
+    board: &Board,
+    chains: &[TwoLibertyChain],
+    c: Color,
+    out: &mut Candidates,
+) {
     let own = Cell::stone(c);
     let opp = Cell::stone(c.opponent());
-    let (chains, n) = two_liberty_chains_around(board, last);
-    for &TwoLibertyChain { id: h, cell, libs } in &chains[..n] {
+    for &TwoLibertyChain { id: h, cell, libs } in chains {
         if atari_is_harmless(board, h, libs) {
             continue;
         }
@@ -293,10 +297,9 @@ pub(super) fn nakade_vital_point(board: &Board, last: Point) -> Point {
             continue;
         }
         let mut space = [NO_POINT; NAKADE_MAX_SPACE];
-        let mut len = 0;
-        if !eye_space(board, start, last, &mut space, &mut len) || len < 3 {
+        let Some(len @ 3..) = eye_space(board, start, last, &mut space) else {
             continue;
-        }
+        };
         let space = &space[..len];
         let degree = |p: Point| {
             board
@@ -314,30 +317,29 @@ pub(super) fn nakade_vital_point(board: &Board, last: Point) -> Point {
     NO_POINT
 }
 
-/// Fills `space` with the empty region through `start`; false when it has more than
-/// [`NAKADE_MAX_SPACE`] points or stones of both colours around it (the stone at `last`
-/// aside).
+/// Fills `space` with the empty region through `start` and returns its size; `None` when
+/// it has more than [`NAKADE_MAX_SPACE`] points or stones of both colours around it (the
+/// stone at `last` aside), or no stone at all.
 fn eye_space(
     board: &Board,
     start: Point,
     last: Point,
     space: &mut [Point; NAKADE_MAX_SPACE],
-    len: &mut usize,
-) -> bool {
+) -> Option<usize> {
     space[0] = start;
-    *len = 1;
+    let mut len = 1;
     let mut owner = Cell::Empty;
     let mut i = 0;
-    while i < *len {
+    while i < len {
         for q in board.neighbors(space[i]) {
             match board.cell(q) {
                 Cell::Empty => {
-                    if !space[..*len].contains(&q) {
-                        if *len == NAKADE_MAX_SPACE {
-                            return false;
+                    if !space[..len].contains(&q) {
+                        if len == NAKADE_MAX_SPACE {
+                            return None;
                         }
-                        space[*len] = q;
-                        *len += 1;
+                        space[len] = q;
+                        len += 1;
                     }
                 }
                 Cell::Border => {}
@@ -346,20 +348,27 @@ fn eye_space(
                     if owner == Cell::Empty {
                         owner = stone;
                     } else if owner != stone {
-                        return false;
+                        return None;
                     }
                 }
             }
         }
         i += 1;
     }
-    owner != Cell::Empty
+    (owner != Cell::Empty).then_some(len)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::test_support::{board_from, pt};
+    use crate::playout::heavy::two_liberty_chains_around;
+
+    /// [`two_liberty_fight_moves`] for the chains around the last move `last`.
+    fn fight_moves_after(b: &Board, last: Point, c: Color, out: &mut Candidates) {
+        let (chains, n) = two_liberty_chains_around(b, last);
+        two_liberty_fight_moves(b, &chains[..n], c, out);
+    }
 
     fn sorted(b: &Board, cands: &Candidates) -> Vec<String> {
         let mut v: Vec<String> = cands.points[..cands.len]
@@ -396,7 +405,7 @@ mod tests {
         let b1 = pt(&b, "B1");
         // Black ataris from C1; A1 would be a self-atari (its only liberty A2).
         let mut cands = Candidates::new();
-        two_liberty_fight_moves(&b, b1, Color::Black, &mut cands);
+        fight_moves_after(&b, b1, Color::Black, &mut cands);
         assert_eq!(sorted(&b, &cands), names(&["C1"]));
         // White extends to C1; A1 gains nothing (its one free neighbour is A2).
         assert!(extension_is_hopeless(
@@ -412,7 +421,7 @@ mod tests {
             Color::White
         ));
         let mut cands = Candidates::new();
-        two_liberty_fight_moves(&b, b1, Color::White, &mut cands);
+        fight_moves_after(&b, b1, Color::White, &mut cands);
         assert_eq!(sorted(&b, &cands), names(&["C1"]));
     }
 
@@ -426,7 +435,7 @@ mod tests {
         assert!(atari_is_harmless(&b, b1, libs));
         for c in Color::BOTH {
             let mut cands = Candidates::new();
-            two_liberty_fight_moves(&b, b1, c, &mut cands);
+            fight_moves_after(&b, b1, c, &mut cands);
             assert_eq!(cands.len, 0, "{c:?}");
         }
     }
@@ -448,7 +457,7 @@ mod tests {
         assert_eq!(b.liberties(pt(&b, "A2")), 2);
         assert_eq!(b.liberties(c2), 2);
         let mut cands = Candidates::new();
-        two_liberty_fight_moves(&b, c2, Color::Black, &mut cands);
+        fight_moves_after(&b, c2, Color::Black, &mut cands);
         assert_eq!(sorted(&b, &cands), names(&["B3", "C3", "D2"]));
     }
 

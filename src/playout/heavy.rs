@@ -257,7 +257,8 @@ pub(super) struct TwoLibertyChain {
 }
 
 /// The distinct chains of two liberties that the last move `last` belongs to or touches (at
-/// most five, the first `n` of the array): where the playouts' local fights start.
+/// most five, the first `n` of the array): where the playouts' two-liberty steps start. A
+/// playout move lists them once for both steps.
 pub(super) fn two_liberty_chains_around(
     board: &Board,
     last: Point,
@@ -287,19 +288,19 @@ pub(super) fn two_liberty_chains_around(
     (chains, n)
 }
 
-/// Moves for `c` around the two-liberty chains that the last move `last` belongs to or
-/// touches: an atari on an opponent chain that cannot run from it (read as a ladder), and,
-/// for our own chain that a ladder would capture, an extension that saves it.
+/// Moves for `c` around the two-liberty chains that the last move belongs to or touches
+/// (`chains`, [`two_liberty_chains_around`]): an atari on an opponent chain that cannot run
+/// from it (read as a ladder), and, for our own chain that a ladder would capture, an
+/// extension that saves it.
 fn two_liberty_moves(
     board: &Board,
     scratch: &mut Board,
-    last: Point,
+    chains: &[TwoLibertyChain],
     c: Color,
     out: &mut Candidates,
 ) {
     let opp = Cell::stone(c.opponent());
-    let (chains, n) = two_liberty_chains_around(board, last);
-    for &TwoLibertyChain { id: h, cell, libs } in &chains[..n] {
+    for &TwoLibertyChain { id: h, cell, libs } in chains {
         if cell == opp {
             for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
                 if tactics::atari_captures(
@@ -435,16 +436,21 @@ impl Playout {
                     return p;
                 }
             }
+            let mut around = None;
             if self.rng.chance(TWO_LIB_RATE) {
+                let (chains, n) =
+                    *around.get_or_insert_with(|| two_liberty_chains_around(&self.board, last));
                 let mut cands = Candidates::new();
-                two_liberty_moves(&self.board, &mut self.scratch, last, c, &mut cands);
+                two_liberty_moves(&self.board, &mut self.scratch, &chains[..n], c, &mut cands);
                 if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
                     return p;
                 }
             }
             if self.fights.two_liberty > 0 && self.rng.chance(self.fights.two_liberty) {
+                let (chains, n) =
+                    *around.get_or_insert_with(|| two_liberty_chains_around(&self.board, last));
                 let mut cands = Candidates::new();
-                fights::two_liberty_fight_moves(&self.board, last, c, &mut cands);
+                fights::two_liberty_fight_moves(&self.board, &chains[..n], c, &mut cands);
                 if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
                     return p;
                 }
