@@ -443,6 +443,12 @@ fn a_full_tree_is_reclaimed_and_the_search_goes_on() {
         let best = r.summary.best().expect("a best move").visits;
         let again = search_black(&mut s, &game, limits);
         assert!(again.summary.reclaims >= 10);
+        // The second search goes on from the first one's tree, however full it was.
+        assert!(
+            again.summary.root_visits >= 2 * 5000,
+            "{threads} threads: the tree was not kept ({} root visits)",
+            again.summary.root_visits
+        );
         assert!(again.summary.best().expect("a best move").visits > best);
         assert_tree_whole(&s);
     }

@@ -266,7 +266,10 @@ impl Searcher {
             }
         };
         let deadline = limits.max_time.or(limits.time).map(|t| start + t);
-        if tree.needs_reclaim() {
+        // Reclaim when the tree kept from the last search fills the arena, or leaves no room
+        // for the root's new children (with a small cap this comes before the reclaim mark).
+        let no_room = tree.arena.used() + moves.len() > tree.arena.capacity();
+        if tree.needs_reclaim() || no_room {
             if reclaim_fits(&tree, deadline) {
                 tree.reclaim(tree.arena.capacity() / 2);
             } else {
