@@ -111,8 +111,9 @@ fn liberty_moves(board: &Board, stone: Point, owner: Color, c: Color, out: &mut 
 }
 
 /// Moves for `c` in the two-liberty fights around the last move (`chains`,
-/// [`super::heavy::two_liberty_chains_around`]; see the module documentation): ataris on the opponent's chains of two liberties, extensions of its
-/// own, and the owner's counter-captures and counter-ataris.
+/// [`super::heavy::two_liberty_chains_around`]; see the module documentation): ataris on the
+/// opponent's chains of two liberties, extensions of its own, and the owner's
+/// counter-captures and counter-ataris.
 pub(super) fn two_liberty_fight_moves(
     board: &Board,
     chains: &[TwoLibertyChain],
