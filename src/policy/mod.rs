@@ -47,6 +47,9 @@ pub struct Scratch {
     shape: ShapeScratch,
     placement: Placement,
     ladder: Board,
+    /// The candidates' points and their shapes, looked up together.
+    points: Vec<Point>,
+    shapes: Vec<Option<u32>>,
 }
 
 impl Default for Scratch {
@@ -62,6 +65,8 @@ impl Scratch {
             shape: ShapeScratch::new(),
             placement: Placement::new(19),
             ladder: Board::new(19),
+            points: Vec::with_capacity(crate::board::MAX_POINTS),
+            shapes: Vec::with_capacity(crate::board::MAX_POINTS),
         }
     }
 }
@@ -82,16 +87,21 @@ pub fn extract(
     if scratch.placement.size() != board.size() {
         scratch.placement = Placement::new(board.size());
     }
-    for &p in board.empty_points() {
-        if !board.is_legal(p, mover) || !allowed(p) {
-            continue;
-        }
+    scratch.points.clear();
+    scratch.points.extend(
+        board
+            .empty_points()
+            .iter()
+            .copied()
+            .filter(|&p| board.is_legal(p, mover) && allowed(p)),
+    );
+    scratch
+        .shape
+        .deepest_each(&scratch.points, dictionary, &mut scratch.shapes);
+    for (&p, &shape) in scratch.points.iter().zip(&scratch.shapes) {
         out.push(Candidate {
             mv: Move::Play(p),
-            shape: scratch
-                .shape
-                .deepest(p, dictionary)
-                .unwrap_or(UNKNOWN_SHAPE),
+            shape: shape.unwrap_or(UNKNOWN_SHAPE),
             code: features::code(
                 board,
                 mover,
@@ -163,7 +173,7 @@ impl Policy {
             if i > 0 && patterns[i - 1].0 >= h {
                 return Err(format!("pattern {i}: hashes not in increasing order"));
             }
-            dictionary.insert(h, i as u32 + 1);
+            dictionary.insert(h, i as u32 + 1)?;
             hashes.push(h);
             shape_weights.push(w);
         }

@@ -555,7 +555,7 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     }
     let mut dictionary = Dictionary::with_capacity(kept.len());
     for (i, &h) in kept.iter().enumerate() {
-        dictionary.insert(h, i as u32 + 1);
+        dictionary.insert(h, i as u32 + 1)?;
     }
     drop(counts);
     let parts = extract_samples(&set.games, &dictionary, opts, &progress);
