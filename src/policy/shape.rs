@@ -342,8 +342,9 @@ impl ShapeScratch {
     }
 
     /// The pattern index of the largest level of `p`'s shape known to `dictionary`, walking
-    /// outwards until a level is unknown (as if from [`ShapeScratch::hashes`], without hashing the rings beyond the first unknown level: the search scores every
-    /// move of every node it expands, and most large shapes are unknown).
+    /// outwards until a level is unknown (as if from [`ShapeScratch::hashes`], without
+    /// hashing the rings beyond the first unknown level: most large shapes are unknown).
+    /// For many points at once, [`ShapeScratch::deepest_each`] is faster.
     #[inline]
     pub fn deepest(&self, p: Point, dictionary: &Dictionary) -> Option<u32> {
         let mut found = None;
