@@ -18,6 +18,7 @@
 pub mod criticality;
 pub mod decide;
 pub mod dynkomi;
+pub mod opening;
 pub mod params;
 pub mod priors;
 pub mod report;
@@ -247,6 +248,12 @@ impl Searcher {
             && !is_finished(root_board, &final_count(game).0);
         if pass_withheld {
             moves.retain(|&mv| mv != Move::Pass);
+        }
+        if params.opening_corners
+            && let Some(corners) = opening::empty_corner_moves(game, color)
+            && moves.iter().any(|mv| corners.contains(mv))
+        {
+            moves.retain(|mv| corners.contains(mv));
         }
 
         // Root children: exactly the moves the game allows (superko included).

@@ -121,6 +121,11 @@ pub struct Params {
     /// more komi against itself each move, to keep a won game won by a margin
     /// ([`super::dynkomi::DynamicKomi::with_margin`]; Pachi's green zone is 0.85; 0: off).
     pub margin_komi: f32,
+    /// On boards of 13x13 and up, early in the game and with no fight on the board, the
+    /// search's move goes to the 3-3, 3-4 or 4-4 point of an empty corner while there is one
+    /// ([`super::opening::empty_corner_moves`]): the search alone wanders to the sides at
+    /// first, its AMAF values drowning the learned policy there.
+    pub opening_corners: bool,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -158,6 +163,7 @@ impl Default for Params {
             crit_rave: 0.0,
             crit_min_visits: 2000,
             margin_komi: 0.85,
+            opening_corners: true,
             prior_overrides: Vec::new(),
         }
     }
@@ -200,6 +206,7 @@ impl Params {
         "crit_rave",
         "crit_min_visits",
         "margin_komi",
+        "opening_corners",
     ];
 
     /// Sets one parameter from `name=value` text (for tuning from the command line).
@@ -250,6 +257,7 @@ impl Params {
             "crit_rave" => self.crit_rave = (number as f32).min(10.0),
             "crit_min_visits" => self.crit_min_visits = number as u32,
             "margin_komi" => self.margin_komi = (number as f32).min(1.0),
+            "opening_corners" => self.opening_corners = number != 0.0,
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
