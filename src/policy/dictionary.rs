@@ -173,9 +173,9 @@ mod tests {
         // Same low 32 bits, different high bits: different home slots, both found.
         let mut d = Dictionary::with_capacity(4);
         d.insert(0x0000_0001_0000_0003, 1).unwrap();
-        d.insert(0x0000_0002_0000_0005, 2).unwrap();
+        d.insert(0x0000_0002_0000_0003, 2).unwrap();
         assert_eq!(d.get(0x0000_0001_0000_0003), Some(1));
-        assert_eq!(d.get(0x0000_0002_0000_0005), Some(2));
+        assert_eq!(d.get(0x0000_0002_0000_0003), Some(2));
         assert_eq!(d.get(0x0000_0003_0000_0003), None);
     }
 }
