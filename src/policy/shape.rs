@@ -232,6 +232,34 @@ fn canonical(acc: &[u64; 8]) -> u64 {
     a.min(b) | 1
 }
 
+/// The symmetric accumulators of the 3x3 square around the padded index `centre`: the
+/// start of every shape walk.
+#[inline(always)]
+fn square_keys(states: &[u8], steps: &[isize; NUM_OFFSETS], centre: isize) -> [u64; 8] {
+    let mut acc = [0u64; 8];
+    for o in 0..INNER {
+        let cell = states[(centre + steps[o]) as usize] as usize;
+        xor_into(&mut acc, &KEYS.inner[o][cell]);
+    }
+    acc
+}
+
+/// Xors the keys of the outer offsets `offsets` around `centre` into `acc`: one or more
+/// rings of a walk.
+#[inline(always)]
+fn add_ring_keys(
+    states: &[u8],
+    steps: &[isize; NUM_OFFSETS],
+    centre: isize,
+    offsets: std::ops::Range<usize>,
+    acc: &mut [u64; 8],
+) {
+    for o in offsets {
+        let cell = states[(centre + steps[o]) as usize] as usize;
+        xor_into(acc, &KEYS.outer[o][cell & 3]);
+    }
+}
+
 #[inline(always)]
 fn xor_into(acc: &mut [u64; 8], key: &[u64; 8]) {
     for s in 0..8 {
@@ -378,16 +406,11 @@ impl ShapeScratch {
             ..
         } = self;
         let states = &states[..];
-        let cell = |centre: isize, o: usize| states[(centre + steps[o]) as usize] as usize;
         walks.clear();
         for (index, &p) in points.iter().enumerate() {
             let centre = padded[p as usize] as isize;
-            let mut acc = [0u64; 8];
-            for o in 0..INNER {
-                xor_into(&mut acc, &KEYS.inner[o][cell(centre, o)]);
-            }
             walks.push(Walk {
-                acc,
+                acc: square_keys(states, steps, centre),
                 hash: 0,
                 centre,
                 index,
@@ -398,9 +421,7 @@ impl ShapeScratch {
             for walk in walks.iter_mut() {
                 // A local copy stays in registers; the walk's own would be stored each step.
                 let mut acc = walk.acc;
-                for o in start..end {
-                    xor_into(&mut acc, &KEYS.outer[o][cell(walk.centre, o) & 3]);
-                }
+                add_ring_keys(states, steps, walk.centre, start..end, &mut acc);
                 walk.acc = acc;
                 walk.hash = canonical(&acc);
                 dictionary.prefetch(walk.hash);
@@ -425,17 +446,11 @@ impl ShapeScratch {
     fn walk_levels(&self, p: Point, mut visit: impl FnMut(usize, u64) -> bool) {
         let centre = self.padded[p as usize] as isize;
         let states = &self.states[..];
-        let cell = |o: usize| states[(centre + self.steps[o]) as usize] as usize;
-        let mut acc = [0u64; 8];
-        for o in 0..INNER {
-            xor_into(&mut acc, &KEYS.inner[o][cell(o)]);
-        }
-        let mut o = INNER;
+        let mut acc = square_keys(states, &self.steps, centre);
+        let mut start = INNER;
         for (level, &end) in LEVEL_ENDS.iter().enumerate() {
-            while o < end {
-                xor_into(&mut acc, &KEYS.outer[o][cell(o) & 3]);
-                o += 1;
-            }
+            add_ring_keys(states, &self.steps, centre, start..end, &mut acc);
+            start = end;
             if !visit(level, canonical(&acc)) {
                 return;
             }
