@@ -299,6 +299,18 @@ pub fn phase_weight(size: usize, move_number: usize) -> f64 {
     }
 }
 
+/// The mean [`phase_weight`] of the moves of a game that ends, as most end by resignation
+/// or agreement, at about four fifths of its expected length.
+const MEAN_PHASE_WEIGHT: f64 = 1.1;
+
+/// What a fixed time per move (`--time`) is multiplied by at `move_number` on a board of
+/// `size`: [`phase_weight`] over its mean in a typical game, so the game as a whole takes
+/// about the same time; `strength` (0..1) blends it with the flat 1.
+pub fn fixed_time_factor(size: usize, move_number: usize, strength: f64) -> f64 {
+    let phased = phase_weight(size, move_number) / MEAN_PHASE_WEIGHT;
+    1.0 + strength.clamp(0.0, 1.0) * (phased - 1.0)
+}
+
 /// The share of the usable main time that the move at `move_number` gets: its
 /// [`phase_weight`] over the weights of all of this player's moves still expected
 /// ([`expected_moves_left`], every other move from this one), so that the shares of the
@@ -481,6 +493,29 @@ mod tests {
             .map(|k| phase_share(19, 0) * phase_weight(19, 2 * k) / phase_weight(19, 0))
             .sum();
         assert!((total - 1.0).abs() < 1e-9, "{total}");
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_follows_the_phase_and_keeps_its_mean() {
+        // Flat when told so, on any board and at any move.
+        for m in [0, 40, 200] {
+            assert_eq!(fixed_time_factor(19, m, 0.0), 1.0);
+        }
+        let f = |m| fixed_time_factor(19, m, 1.0);
+        let mean = |r: std::ops::Range<usize>| {
+            let n = r.len() as f64;
+            r.map(f).sum::<f64>() / n
+        };
+        // The middle game gets more than the opening and the endgame.
+        assert!(mean(80..120) > 1.3 * mean(0..20));
+        assert!(mean(80..120) > 1.3 * mean(240..280));
+        // A game of 200 to 260 moves takes, all in all, within a tenth of the flat time.
+        for end in [200, 230, 260] {
+            assert!((mean(0..end) - 1.0).abs() < 0.1, "{end}: {}", mean(0..end));
+        }
+        // Half the strength is halfway to the flat time.
+        let half = fixed_time_factor(19, 0, 0.5);
+        assert!((half - (1.0 + f(0)) / 2.0).abs() < 1e-12);
     }
 
     #[test]

@@ -332,3 +332,53 @@ fn fixed_time_per_move_stops_at_three_quarters_when_the_best_move_is_clear() {
     assert_eq!(fixed.time, fixed.max_time);
     assert!(!fixed.early_stop);
 }
+
+/// Black's longest time for its next move on a 19x19 board with `--time 2` and search
+/// `params`, after `moves` moves (Black along the bottom rows, White along the top ones).
+fn two_seconds_after(moves: usize, params: shoutan::search::Params) -> f64 {
+    let mut engine = Engine::new(EngineOptions {
+        size: Some(19),
+        threads: 1,
+        time_per_move: Some(2.0),
+        params,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    let columns = "ABCDEFGHJKLMNOPQRST".chars().collect::<Vec<_>>();
+    for k in 0..moves / 2 {
+        let (col, row) = (columns[k % 19], 1 + k / 19);
+        assert!(
+            engine
+                .execute(&format!("play b {col}{row}"))
+                .starts_with("= ")
+        );
+        assert!(
+            engine
+                .execute(&format!("play w {col}{}", 20 - row))
+                .starts_with("= ")
+        );
+    }
+    engine
+        .move_limits(Color::Black)
+        .max_time
+        .unwrap()
+        .as_secs_f64()
+}
+
+#[test]
+fn fixed_time_per_move_on_a_big_board_goes_to_the_middle_game() {
+    let default = shoutan::search::Params::default;
+    let (opening, middle) = (
+        two_seconds_after(0, default()),
+        two_seconds_after(90, default()),
+    );
+    assert!(opening < 1.3, "{opening}");
+    assert!(middle > 2.3, "{middle}");
+    // phase_time=0 gives every move the same time, as on 9x9 by default.
+    let mut flat = default();
+    flat.set("phase_time=0").unwrap();
+    for moves in [0, 90] {
+        let t = two_seconds_after(moves, flat.clone());
+        assert!(t <= 2.0 && t > 1.9, "{moves}: {t}");
+    }
+}

@@ -14,7 +14,7 @@ use crate::search::{
     self, Decision, Limits, LogObserver, Mode, Observer, Params, Resignation, SearchConfig,
     SearchResult, Searcher, Summary,
 };
-use crate::time::{Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
+use crate::time::{self, Clock, DEFAULT_LAG, SystemTime, TimeSource, TimeSystem};
 
 use super::Signals;
 
@@ -186,7 +186,10 @@ impl Engine {
             playouts: self.options.playouts,
             ..Limits::default()
         };
+        let board_size = self.game.size();
         if let Some(t) = self.options.time_per_move {
+            let phase = f64::from(self.options.params.phase_time_for(board_size));
+            let t = t * time::fixed_time_factor(board_size, self.game.move_number(), phase);
             // Keep a little for answering: the controller counts that too.
             let t = (t * 0.97 - 0.02).max(0.01);
             let share = f64::from(self.options.params.move_time_target);
@@ -194,7 +197,6 @@ impl Engine {
             limits.max_time = Some(Duration::from_secs_f64(t));
             limits.early_stop = share < 1.0;
         }
-        let board_size = self.game.size();
         if let Some(b) =
             self.clock
                 .budget(color, board_size, self.game.move_number(), self.options.lag)

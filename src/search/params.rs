@@ -111,6 +111,11 @@ pub struct Params {
     /// The best move is not clear while the most visited root move has fewer than this many
     /// times the visits of the second (0: off; 2.5 as in Pachi).
     pub best2_ratio: f32,
+    /// With a fixed time per move (`--time`), how far each move's time follows the game's
+    /// phase ([`crate::time::fixed_time_factor`]): 0 the same time for every move, 1 more
+    /// in the middle game and less in the opening and endgame, about the same on average;
+    /// `None`: by board size ([`Params::phase_time_for`]).
+    pub phase_time: Option<f32>,
     /// Criticality at the root ([`super::criticality`], Pachi's `crit_rave`): a root move
     /// with at least `crit_min_visits` simulations this search gets `crit_rave` times its
     /// criticality, in units of its AMAF visits, added to its AMAF value as wins (0: off).
@@ -160,6 +165,7 @@ impl Default for Params {
             policy_bias_power: 0.0,
             move_time_target: 0.75,
             best2_ratio: 2.5,
+            phase_time: None,
             crit_rave: 0.0,
             crit_min_visits: 2000,
             margin_komi: 0.85,
@@ -203,6 +209,7 @@ impl Params {
         "widen_rate",
         "move_time_target",
         "best2_ratio",
+        "phase_time",
         "crit_rave",
         "crit_min_visits",
         "margin_komi",
@@ -254,6 +261,7 @@ impl Params {
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             "move_time_target" => self.move_time_target = (number as f32).clamp(0.1, 1.0),
             "best2_ratio" => self.best2_ratio = number as f32,
+            "phase_time" => self.phase_time = Some((number as f32).min(1.0)),
             "crit_rave" => self.crit_rave = (number as f32).min(10.0),
             "crit_min_visits" => self.crit_min_visits = number as u32,
             "margin_komi" => self.margin_komi = (number as f32).min(1.0),
@@ -307,6 +315,14 @@ impl Params {
     /// (docs/strength.md), and 0 on bigger boards (19x19 self-play: 1 of 8 games with it).
     pub fn lgrf_for(&self, size: usize) -> u8 {
         self.lgrf.unwrap_or(if size <= 9 { 1 } else { 0 })
+    }
+
+    /// How far a fixed time per move follows the game's phase on a board of `size`: unless
+    /// set, not at all up to 9x9, where the flat time was measured against Pachi
+    /// (docs/strength.md), and fully on bigger boards, whose openings and endgames are long
+    /// and whose games are decided in the middle.
+    pub fn phase_time_for(&self, size: usize) -> f32 {
+        self.phase_time.unwrap_or(if size <= 9 { 0.0 } else { 1.0 })
     }
 
     /// Visits a leaf needs before it gets children on a board of `size`.
