@@ -35,8 +35,7 @@ pub fn empty_corner_moves(game: &Game, color: Color) -> Option<Vec<Move>> {
     if size < MIN_SIZE {
         return None;
     }
-    let stones = size * size - board.empty_points().len();
-    if stones > MAX_STONES {
+    if board.stone_count() > MAX_STONES {
         return None;
     }
     let fight = board
