@@ -69,8 +69,8 @@ struct Cli {
     /// ko_fight, self_atari_check, capture_anywhere, nlib_defense, fight_two_lib,
     /// fight_eye_fix, fight_self_atari, fight_eye_fill, fight_nakade, widen_visits, widen_rate,
     /// policy_bias, root_policy_bias, policy_bias_power, move_time_target, best2_ratio,
-    /// phase_time, crit_rave, crit_min_visits, margin_komi, opening_corners, prior.RULE
-    /// (meanings in docs/search.md).
+    /// behind_time, phase_time, crit_rave, crit_min_visits, margin_komi, opening_corners,
+    /// prior.RULE (meanings in docs/search.md).
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Move-prediction model file to use instead of the built-in one.

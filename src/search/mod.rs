@@ -329,6 +329,7 @@ impl Searcher {
                 && limits.early_stop
                 && (limits.playouts.is_some() || limits.time.is_some()),
             best2_ratio: params.best2_ratio,
+            behind_time: params.behind_time,
             tree_lock: RwLock::new(()),
             reclaims: AtomicU32::new(0),
         };

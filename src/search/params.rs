@@ -111,6 +111,10 @@ pub struct Params {
     /// The best move is not clear while the most visited root move has fewer than this many
     /// times the visits of the second (0: off; 2.5 as in Pachi).
     pub best2_ratio: f32,
+    /// The best move is not clear while its win rate is below this (0: off): a player who
+    /// is behind has the most to gain from looking longer for the move that turns the game
+    /// (Huang, Coulom and Lin's "behind" rule for time management).
+    pub behind_time: f32,
     /// With a fixed time per move (`--time`), how far each move's time follows the game's
     /// phase ([`crate::time::fixed_time_factor`]): 0 the same time for every move, 1 more
     /// in the middle game and less in the opening and endgame, about the same on average;
@@ -165,6 +169,7 @@ impl Default for Params {
             policy_bias_power: 0.0,
             move_time_target: 0.75,
             best2_ratio: 2.5,
+            behind_time: 0.0,
             phase_time: None,
             crit_rave: 0.0,
             crit_min_visits: 2000,
@@ -209,6 +214,7 @@ impl Params {
         "widen_rate",
         "move_time_target",
         "best2_ratio",
+        "behind_time",
         "phase_time",
         "crit_rave",
         "crit_min_visits",
@@ -261,6 +267,7 @@ impl Params {
             "widen_rate" => self.widen_rate = (number as f32).max(1.01),
             "move_time_target" => self.move_time_target = (number as f32).clamp(0.1, 1.0),
             "best2_ratio" => self.best2_ratio = number as f32,
+            "behind_time" => self.behind_time = (number as f32).min(1.0),
             "phase_time" => self.phase_time = Some((number as f32).min(1.0)),
             "crit_rave" => self.crit_rave = (number as f32).min(10.0),
             "crit_min_visits" => self.crit_min_visits = number as u32,

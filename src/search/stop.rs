@@ -51,6 +51,9 @@ pub(super) struct Control {
     /// The most visited root move is clear only with this many times the visits of the
     /// second ([`super::Params::best2_ratio`]; 0: any lead).
     pub(super) best2_ratio: f32,
+    /// The best move is not clear while its win rate is below this
+    /// ([`super::Params::behind_time`]; 0: off).
+    pub(super) behind_time: f32,
     /// Held shared by each thread for each simulation (and by the controlling thread while
     /// it reads the tree), exclusively by a reclaim ([`Tree::reclaim`]), which moves nodes
     /// under everyone's feet.
@@ -172,6 +175,11 @@ pub(super) fn best_is_clear(tree: &Tree, control: &Control) -> bool {
     {
         return false;
     }
+    if let Some((_, m)) = best_value
+        && m < f64::from(control.behind_time)
+    {
+        return false;
+    }
     match (most, best_value) {
         (Some((a, _)), Some((b, _))) => a == b,
         _ => true,
@@ -204,6 +212,7 @@ mod tests {
             deadline: None,
             early_stop: false,
             best2_ratio,
+            behind_time: 0.0,
             tree_lock: RwLock::new(()),
             reclaims: AtomicU32::new(0),
         }
@@ -238,6 +247,28 @@ mod tests {
         // The most visited move without the best value is never clear.
         let reversed = two_moves([10, 40]);
         assert!(!best_is_clear(&reversed, &control_with(0.0)));
+    }
+
+    #[test]
+    fn a_player_behind_keeps_looking() {
+        // The best move wins 3 of its 4 simulations: 75%.
+        let mut tree = Tree::new(100);
+        let root = tree.root_id();
+        let moves = [crate::board::Move::Play(10), crate::board::Move::Play(11)];
+        assert!(tree.set_children(root, &moves, |_| (0, 0.5, 0.0)));
+        for (i, mv) in moves.iter().enumerate() {
+            let child = tree.get(tree.child_by_move(root, *mv).unwrap());
+            for k in 0..[40, 10][i] {
+                child.add_visit();
+                child.add_result(if i == 0 && k % 4 != 0 { 1.0 } else { 0.0 }, 0.0);
+            }
+        }
+        let mut control = control_with(2.5);
+        assert!(best_is_clear(&tree, &control), "off by default");
+        control.behind_time = 0.7;
+        assert!(best_is_clear(&tree, &control), "75% is not behind 70%");
+        control.behind_time = 0.8;
+        assert!(!best_is_clear(&tree, &control), "75% is behind 80%");
     }
 
     #[test]
