@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn a_player_behind_keeps_looking() {
-        // The best move wins 3 of its 4 simulations: 75%.
+        // The best move wins three in four of its 40 simulations: 75%.
         let mut tree = Tree::new(100);
         let root = tree.root_id();
         let moves = [crate::board::Move::Play(10), crate::board::Move::Play(11)];
