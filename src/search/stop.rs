@@ -221,15 +221,21 @@ mod tests {
     /// A root with two children: `visits` simulations each, the first child winning them all
     /// and the second none.
     fn two_moves(visits: [u32; 2]) -> Tree {
+        two_moves_winning(visits, visits[0])
+    }
+
+    /// A root with two children: `visits` simulations each, the first child winning
+    /// `first_wins` of its own and the second none.
+    fn two_moves_winning(visits: [u32; 2], first_wins: u32) -> Tree {
         let mut tree = Tree::new(100);
         let root = tree.root_id();
         let moves = [crate::board::Move::Play(10), crate::board::Move::Play(11)];
         assert!(tree.set_children(root, &moves, |_| (0, 0.5, 0.0)));
         for (i, mv) in moves.iter().enumerate() {
             let child = tree.get(tree.child_by_move(root, *mv).unwrap());
-            for _ in 0..visits[i] {
+            for k in 0..visits[i] {
                 child.add_visit();
-                child.add_result(if i == 0 { 1.0 } else { 0.0 }, 0.0);
+                child.add_result(if i == 0 && k < first_wins { 1.0 } else { 0.0 }, 0.0);
             }
         }
         tree
@@ -251,18 +257,8 @@ mod tests {
 
     #[test]
     fn a_player_behind_keeps_looking() {
-        // The best move wins three in four of its 40 simulations: 75%.
-        let mut tree = Tree::new(100);
-        let root = tree.root_id();
-        let moves = [crate::board::Move::Play(10), crate::board::Move::Play(11)];
-        assert!(tree.set_children(root, &moves, |_| (0, 0.5, 0.0)));
-        for (i, mv) in moves.iter().enumerate() {
-            let child = tree.get(tree.child_by_move(root, *mv).unwrap());
-            for k in 0..[40, 10][i] {
-                child.add_visit();
-                child.add_result(if i == 0 && k % 4 != 0 { 1.0 } else { 0.0 }, 0.0);
-            }
-        }
+        // The best move wins 30 of its 40 simulations: 75%.
+        let tree = two_moves_winning([40, 10], 30);
         let mut control = control_with(2.5);
         assert!(best_is_clear(&tree, &control), "off by default");
         control.behind_time = 0.7;
