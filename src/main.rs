@@ -108,6 +108,9 @@ enum Command {
         /// Fraction of the training positions to use, in (0, 1].
         #[arg(long, default_value_t = 1.0)]
         sample: f64,
+        /// Start from this model (fine-tuning): its shapes and weights.
+        #[arg(long)]
+        init: Option<PathBuf>,
     },
     /// Count the learned 3x3 pattern gammas of the heavy playouts on SGF games and write
     /// them as a gamma file (see `docs/policy.md`).
@@ -433,7 +436,16 @@ fn main() -> ExitCode {
             epochs,
             learning_rate,
             sample,
+            init,
         }) => {
+            let init = match init.as_deref().map(shoutan::policy::model_file::load) {
+                None => None,
+                Some(Ok(policy)) => Some(policy),
+                Some(Err(e)) => {
+                    eprintln!("shoutan: --init: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
             let opts = shoutan::policy::train::TrainOptions {
                 games,
                 test_games,
@@ -444,6 +456,7 @@ fn main() -> ExitCode {
                 learning_rate,
                 sample,
                 verbose: true,
+                init,
             };
             match train_patterns(&opts, &out) {
                 Ok(()) => ExitCode::SUCCESS,

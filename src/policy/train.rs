@@ -49,6 +49,9 @@ pub struct TrainOptions {
     pub sample: f64,
     /// Print progress to stderr.
     pub verbose: bool,
+    /// A model to start from (fine-tuning): its shapes stay in the dictionary beside the
+    /// ones counted in the games, and its weights are the fit's starting point.
+    pub init: Option<Policy>,
 }
 
 impl Default for TrainOptions {
@@ -63,6 +66,7 @@ impl Default for TrainOptions {
             learning_rate: 0.2,
             sample: 1.0,
             verbose: false,
+            init: None,
         }
     }
 }
@@ -423,10 +427,16 @@ impl Weights {
 }
 
 /// Fits the weights to the positions of `parts` (shape indices below `shapes`).
-fn fit(parts: &[Samples], shapes: usize, opts: &TrainOptions, progress: &Progress) -> Weights {
+fn fit(
+    parts: &[Samples],
+    start: (Vec<f32>, [f32; GROUP_FEATURES]),
+    opts: &TrainOptions,
+    progress: &Progress,
+) -> Weights {
+    let shapes = start.0.len();
     let mut w = Weights {
-        shapes: vec![0.0; shapes],
-        groups: [0.0; GROUP_FEATURES],
+        shapes: start.0,
+        groups: start.1,
         shape_sq: vec![0.0; shapes],
         group_sq: [0.0; GROUP_FEATURES],
     };
@@ -519,6 +529,26 @@ fn fit(parts: &[Samples], shapes: usize, opts: &TrainOptions, progress: &Progres
     w
 }
 
+/// The fit's starting weights for the shapes `kept` (sorted; index 0 is the unknown shape)
+/// and the groups: `init`'s where it has them, else 0.
+fn starting_weights(kept: &[u64], init: Option<&Policy>) -> (Vec<f32>, [f32; GROUP_FEATURES]) {
+    let mut shapes = vec![0.0; kept.len() + 1];
+    let Some(init) = init else {
+        return (shapes, [0.0; GROUP_FEATURES]);
+    };
+    shapes[0] = init.unknown_shape_weight();
+    let mut known = init.patterns().peekable();
+    for (slot, &h) in shapes[1..].iter_mut().zip(kept) {
+        while known.next_if(|&(k, _)| k < h).is_some() {}
+        if let Some(&(k, w)) = known.peek()
+            && k == h
+        {
+            *slot = w;
+        }
+    }
+    (shapes, *init.group_weights())
+}
+
 /// Trains a model as `opts` says.
 pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
     if !(opts.sample > 0.0 && opts.sample <= 1.0) {
@@ -538,7 +568,6 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
         .filter(|&(_, &n)| n >= opts.min_count)
         .map(|(&h, _)| h)
         .collect();
-    kept.sort_unstable();
     progress.report(true, || {
         format!(
             "shapes: {} distinct played, {} played at least {} times",
@@ -547,6 +576,11 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
             opts.min_count
         )
     });
+    if let Some(init) = &opts.init {
+        kept.extend(init.patterns().map(|(h, _)| h));
+    }
+    kept.sort_unstable();
+    kept.dedup();
     if kept.len() > MAX_TRAINING_SHAPES {
         return Err(format!(
             "{} shapes are more than the trainer holds ({MAX_TRAINING_SHAPES}): raise --min-count",
@@ -570,7 +604,12 @@ pub fn train(opts: &TrainOptions) -> Result<TrainReport, String> {
             sum(Samples::bytes) >> 20
         )
     });
-    let w = fit(&parts, kept.len() + 1, opts, &progress);
+    let w = fit(
+        &parts,
+        starting_weights(&kept, opts.init.as_ref()),
+        opts,
+        &progress,
+    );
     drop(parts);
     let patterns: Vec<(u64, f32)> = kept
         .iter()
@@ -733,6 +772,51 @@ mod tests {
             model_file::to_bytes(&one.policy),
             model_file::to_bytes(&report.policy)
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn fine_tuning_starts_from_the_given_model_and_keeps_its_shapes() {
+        let dir = temp_dir("finetune");
+        let base = train(&TrainOptions {
+            games: write_games(&dir.join("a"), 0, 10),
+            min_count: 1,
+            epochs: 2,
+            ..TrainOptions::default()
+        })
+        .unwrap()
+        .policy;
+        let other_games = write_games(&dir.join("b"), 500, 10);
+        // No pass of the fit: the start is the result, the base model's weights exactly,
+        // and the shapes only the new games played weigh nothing yet.
+        let start = train(&TrainOptions {
+            games: other_games.clone(),
+            min_count: 1,
+            epochs: 0,
+            init: Some(base.clone()),
+            ..TrainOptions::default()
+        })
+        .unwrap()
+        .policy;
+        let new: Vec<(u64, f32)> = start.patterns().collect();
+        let old: std::collections::HashMap<u64, f32> = base.patterns().collect();
+        assert!(new.len() > old.len(), "{} {}", new.len(), old.len());
+        for (h, w) in &new {
+            assert_eq!(*w, old.get(h).copied().unwrap_or(0.0), "shape {h:x}");
+        }
+        assert_eq!(start.group_weights(), base.group_weights());
+        assert_eq!(start.unknown_shape_weight(), base.unknown_shape_weight());
+        // One pass moves the weights from there.
+        let tuned = train(&TrainOptions {
+            games: other_games,
+            min_count: 1,
+            epochs: 1,
+            init: Some(base.clone()),
+            ..TrainOptions::default()
+        })
+        .unwrap()
+        .policy;
+        assert_ne!(tuned.group_weights(), base.group_weights());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
