@@ -787,17 +787,20 @@ mod tests {
         .unwrap()
         .policy;
         let other_games = write_games(&dir.join("b"), 500, 10);
+        let fine_tune = |epochs| {
+            train(&TrainOptions {
+                games: other_games.clone(),
+                min_count: 1,
+                epochs,
+                init: Some(base.clone()),
+                ..TrainOptions::default()
+            })
+            .unwrap()
+            .policy
+        };
         // No pass of the fit: the start is the result, the base model's weights exactly,
         // and the shapes only the new games played weigh nothing yet.
-        let start = train(&TrainOptions {
-            games: other_games.clone(),
-            min_count: 1,
-            epochs: 0,
-            init: Some(base.clone()),
-            ..TrainOptions::default()
-        })
-        .unwrap()
-        .policy;
+        let start = fine_tune(0);
         let new: Vec<(u64, f32)> = start.patterns().collect();
         let old: std::collections::HashMap<u64, f32> = base.patterns().collect();
         assert!(new.len() > old.len(), "{} {}", new.len(), old.len());
@@ -807,15 +810,7 @@ mod tests {
         assert_eq!(start.group_weights(), base.group_weights());
         assert_eq!(start.unknown_shape_weight(), base.unknown_shape_weight());
         // One pass moves the weights from there.
-        let tuned = train(&TrainOptions {
-            games: other_games,
-            min_count: 1,
-            epochs: 1,
-            init: Some(base.clone()),
-            ..TrainOptions::default()
-        })
-        .unwrap()
-        .policy;
+        let tuned = fine_tune(1);
         assert_ne!(tuned.group_weights(), base.group_weights());
         let _ = std::fs::remove_dir_all(&dir);
     }
