@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod game;
 pub mod gtp;
 pub mod patterns;

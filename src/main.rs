@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use shoutan::book::{self, Book};
 use shoutan::gtp::{self, Engine, EngineOptions};
 use shoutan::playout::Policy;
 use shoutan::review::{self, ReviewError, ReviewJob, ReviewOptions};
@@ -73,6 +74,10 @@ struct Cli {
     /// prior.RULE (meanings in docs/search.md).
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
+    /// Opening book: a book file (`shoutan build-book`), or `none` to search every move
+    /// [default: the built-in 9x9 book, komi 7.5, area counting].
+    #[arg(long, value_name = "FILE|none")]
+    book: Option<String>,
     /// Move-prediction model file to use instead of the built-in one.
     #[arg(long, global = true)]
     patterns: Option<PathBuf>,
@@ -137,6 +142,32 @@ enum Command {
         /// Games: SGF files, directories of them, .tar.gz archives.
         #[arg(long, num_args = 1.., required = true)]
         games: Vec<PathBuf>,
+    },
+    /// Build an opening book: search every position shoutan may meet in the first moves
+    /// (as Black or White) with many playouts and write the replies (see `docs/book.md`).
+    /// Uses --size (default 9), --komi, --seed, --threads (positions searched at once).
+    BuildBook {
+        /// Where to write the book.
+        #[arg(long)]
+        out: PathBuf,
+        /// The book holds shoutan's moves up to this many moves into the game.
+        #[arg(long, default_value_t = 5)]
+        plies: usize,
+        /// Opponent moves followed from each of its positions (its likeliest distinct ones).
+        #[arg(long, default_value_t = 5)]
+        replies: usize,
+        /// Opponent moves with less than this share of the visits are not followed.
+        #[arg(long, default_value_t = 0.02)]
+        min_share: f64,
+        /// Playouts of each position's search.
+        #[arg(long, default_value_t = 200_000)]
+        book_playouts: u64,
+        /// Games (SGF files, directories, .tar.gz) whose opponent moves are followed too.
+        #[arg(long, num_args = 1..)]
+        games: Vec<PathBuf>,
+        /// A move of those games is followed when played at least this many times.
+        #[arg(long, default_value_t = 2)]
+        min_games: u32,
     },
     /// Measure playout speed (light and heavy) on empty 9x9 and 19x19 boards.
     Bench {
@@ -271,6 +302,13 @@ fn options(cli: &Cli) -> Result<EngineOptions, String> {
         lag: cli.lag,
         ponder: cli.ponder,
         dynamic_komi: shoutan::search::dynkomi::DynamicKomiScheme::parse(&cli.dynamic_komi)?,
+        book: match cli.book.as_deref() {
+            None => defaults.book,
+            Some("none") => None,
+            Some(path) => Some(std::sync::Arc::new(
+                Book::load(std::path::Path::new(path)).map_err(|e| format!("--book: {e}"))?,
+            )),
+        },
     })
 }
 
@@ -384,6 +422,39 @@ fn train_playout_patterns(
     Ok(())
 }
 
+/// `shoutan build-book`: searches the opening and writes the book.
+fn build_book(
+    opts: &book::BuildOptions,
+    engine: &EngineOptions,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    let config = gtp::search_config(engine);
+    let entries = book::build(opts, &config, &|e, done, of| {
+        let board = shoutan::board::Board::new(opts.size);
+        let moves: Vec<String> = e.moves.iter().map(|&m| board.move_name(m)).collect();
+        eprintln!(
+            "[{done}/{of}] {} : {} ({:.1}%, {:.0}% of the visits), {:.0} s",
+            moves.join(" "),
+            board.move_name(e.reply),
+            100.0 * e.winrate,
+            100.0 * e.share,
+            start.elapsed().as_secs_f64()
+        );
+    })?;
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let text = book::to_text(&entries, opts, &format!("shoutan {}", command.join(" ")));
+    std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+    let check = Book::parse(&text)?;
+    println!(
+        "{} positions written to {} in {:.0} s",
+        check.len(),
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// `shoutan bench-policy`: the model's accuracy on games.
 fn bench_policy(
     games: &[PathBuf],
@@ -484,6 +555,47 @@ fn main() -> ExitCode {
         }
         Some(Command::BenchPolicy { games }) => {
             match bench_policy(&games, cli.patterns.as_deref(), opts.threads) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::BuildBook {
+            ref out,
+            plies,
+            replies,
+            min_share,
+            book_playouts,
+            ref games,
+            min_games,
+        }) => {
+            let size = cli.size.unwrap_or(9);
+            let game_moves = if games.is_empty() {
+                book::GameMoves::new()
+            } else {
+                use shoutan::policy::train::{Progress, load_games};
+                match load_games(games, opts.threads, &Progress::new(true), "games") {
+                    Ok(set) => book::count_game_moves(&set.games, size, plies),
+                    Err(e) => {
+                        eprintln!("shoutan: --games: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            };
+            let build = book::BuildOptions {
+                size,
+                komi: cli.komi.unwrap_or(opts.rules.komi),
+                plies,
+                replies,
+                min_share,
+                playouts: book_playouts,
+                workers: opts.threads,
+                game_moves,
+                min_games,
+            };
+            match build_book(&build, &opts, out) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("shoutan: {e}");

@@ -193,6 +193,9 @@ fn genmove_cleanup(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, S
 /// the game's resignation streak alone.
 fn reg_genmove(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let color = parse_one_color(call.args, "reg_genmove COLOR")?;
+    if let Some(mv) = engine.book_move(color, Mode::Normal) {
+        return Ok(engine.game.board().move_name(mv));
+    }
     let limits = engine.move_limits(color);
     let signals = std::sync::Arc::clone(&engine.signals);
     let mut observer = crate::search::LogObserver {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Point};
+use crate::book::Book;
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::{KoRule, Rules};
@@ -55,6 +56,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// How the search shifts komi in handicap games ([`search::dynkomi`]).
     pub dynamic_komi: DynamicKomiScheme,
+    /// The opening book whose moves `genmove` plays without searching (`None`: no book).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for EngineOptions {
@@ -75,6 +78,7 @@ impl Default for EngineOptions {
             lag: DEFAULT_LAG,
             ponder: false,
             dynamic_komi: DynamicKomiScheme::default(),
+            book: Some(Arc::new(Book::builtin().clone())),
         }
     }
 }
@@ -341,9 +345,28 @@ impl Engine {
         let mut observer = LogObserver {
             stop: &signals.interrupt,
         };
+        if let Some(mv) = self.book_move(color, mode) {
+            return self.finish_move(color, Decision::Play(mv), t0);
+        }
         let (mv, result) = self.think_for_game(color, mode, limits, &mut observer, true);
         let decision = self.decide_for_game(color, mode, mv, &result);
         self.finish_move(color, decision, t0)
+    }
+
+    /// The opening book's move for `color` here, if the book holds this position (normal
+    /// moves only: a clean-up is never in the opening).
+    pub fn book_move(&self, color: Color, mode: Mode) -> Option<Move> {
+        if mode != Mode::Normal {
+            return None;
+        }
+        let mv = self.options.book.as_ref()?.lookup(&self.game, color)?;
+        log::info!(
+            "book move for {} at move {}: {}",
+            color.letter(),
+            self.game.move_number() + 1,
+            self.game.board().move_name(mv)
+        );
+        Some(mv)
     }
 
     /// Notes when a move's thinking starts (and resets the clocks for a new game).
