@@ -146,7 +146,7 @@ impl Book {
                 let mv = game.board().parse_move(name).map_err(at)?;
                 let color = game.to_move();
                 game.play(mv, color)
-                    .map_err(|e| at(format!("{name}: {e:?}")))?;
+                    .map_err(|e| at(format!("{name}: {e}")))?;
             }
             let to_move = game.to_move();
             let reply = match game.board().parse_move(reply.trim()).map_err(at)? {
@@ -296,7 +296,7 @@ pub fn build(
 ) -> Result<Vec<BuiltEntry>, String> {
     crate::game::check_size(opts.size)?;
     let mut done: Vec<BuiltEntry> = Vec::new();
-    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
     let both = Role {
         ours: true,
         theirs: true,
@@ -334,13 +334,13 @@ pub fn build(
                     ));
                 }
             }
-            seen.insert(entry_key(&entry.moves, opts)?, done.len());
+            seen.insert(entry_key(&entry.moves, opts)?);
             done.push(entry);
             for (mv, child_role) in followed {
                 let mut child = moves.clone();
                 child.push(mv);
                 let key = entry_key(&child, opts)?;
-                if seen.contains_key(&key) {
+                if seen.contains(&key) {
                     continue;
                 }
                 match next_keys.get(&key) {
@@ -388,7 +388,7 @@ fn replay(moves: &[Move], opts: &BuildOptions) -> Result<Game, String> {
     game.set_komi(opts.komi);
     for &mv in moves {
         let color = game.to_move();
-        game.play(mv, color).map_err(|e| format!("{e:?}"))?;
+        game.play(mv, color).map_err(|e| e.to_string())?;
     }
     Ok(game)
 }
