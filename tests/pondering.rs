@@ -1,8 +1,8 @@
 //! Thinking on the opponent's time (`--ponder`), through the built binary: the engine searches
-//! between its move and the next command, answers that command at once, goes on within its
-//! memory cap however long the opponent thinks (a full tree drops its least visited subtrees),
-//! and does nothing of the kind without the flag. What it pondered is read from its log
-//! (stderr at info level).
+//! between its move (searched or from the opening book) and the next command, answers that
+//! command at once, goes on within its memory cap however long the opponent thinks (a full
+//! tree drops its least visited subtrees), and does nothing of the kind without the flag.
+//! What it pondered is read from its log (stderr at info level).
 
 mod common;
 
@@ -15,11 +15,16 @@ use common::{GtpProcess, scratch_dir};
 /// Far above any latency of stopping a search, far below "never".
 const BOUND: Duration = Duration::from_secs(20);
 
-/// Starts the engine with `args` plus `-v`, its log going to a file in `dir`.
+/// Starts the engine with `args` plus `-v`, its log going to a file in `dir`. Without a
+/// `--book` in `args` there is no opening book: the first move on the empty 9x9 board is
+/// searched and logged as such.
 fn spawn(dir: &Path, args: &[&str]) -> (GtpProcess, PathBuf) {
     let log = dir.join("stderr.log");
     let file = std::fs::File::create(&log).expect("create log");
     let mut all = vec!["--threads", "1", "--playouts", "30", "-v"];
+    if !args.contains(&"--book") {
+        all.extend_from_slice(&["--book", "none"]);
+    }
     all.extend_from_slice(args);
     let e = GtpProcess::spawn_with_stderr(
         Path::new(env!("CARGO_BIN_EXE_shoutan")),
@@ -172,6 +177,29 @@ fn pondering_goes_on_within_a_full_tree() {
     assert!(!lines.is_empty(), "{lines:?}");
     assert!(lines[0].0 >= target, "{lines:?}");
     assert!(lines[0].1.contains("reclaims"), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ponders_after_a_book_move_too() {
+    let dir = scratch_dir("ponder-book");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "size 9\nkomi 7.5\n : C3\n").expect("write book");
+    let book = book.to_string_lossy().into_owned();
+    let (mut e, log) = spawn(&dir, &["--ponder", "--book", &book]);
+    assert!(e.send("boardsize 9").expect("answer").ok);
+    assert_eq!(e.send("genmove b").expect("answer").text, "C3");
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(e.send("name").expect("answer").text, "shoutan");
+    finish(e);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(text.contains("book move for B at move 1: C3"), "{text}");
+    assert!(!text.contains("search for B"), "{text}");
+    // The time the book saved goes to the opponent's move, as after a searched move.
+    let lines = pondered(&log);
+    assert!(!lines.is_empty(), "{text}");
+    assert!(lines[0].0 > 30, "{lines:?}");
+    assert!(lines[0].1.contains("for W's move"), "{lines:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
