@@ -9,8 +9,8 @@
 //! board's eight symmetries, whatever order the moves came in.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use crate::board::{Board, Color, Move};
 use crate::game::Game;
@@ -82,15 +82,15 @@ fn canonical(stones: &[(Coord, Color)], to_move: Color, size: usize) -> (u64, us
 }
 
 impl Book {
-    /// The built-in book, parsed once.
-    pub fn builtin() -> &'static Book {
-        static BOOK: OnceLock<Book> = OnceLock::new();
-        BOOK.get_or_init(|| {
-            Book::parse(BUILTIN_TEXT).unwrap_or_else(|e| {
+    /// The built-in book, parsed once and shared by every engine.
+    pub fn builtin() -> Arc<Book> {
+        static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
+        Arc::clone(BOOK.get_or_init(|| {
+            Arc::new(Book::parse(BUILTIN_TEXT).unwrap_or_else(|e| {
                 log::error!("the built-in opening book does not load: {e}");
                 Book::empty(9, 7.5)
-            })
-        })
+            }))
+        }))
     }
 
     /// A book without positions.

@@ -78,7 +78,7 @@ impl Default for EngineOptions {
             lag: DEFAULT_LAG,
             ponder: false,
             dynamic_komi: DynamicKomiScheme::default(),
-            book: Some(Arc::new(Book::builtin().clone())),
+            book: Some(Book::builtin()),
         }
     }
 }
