@@ -262,6 +262,94 @@ pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: 
     false
 }
 
+/// [`read_ladder`] that also reads on where the ladder gives the chain three liberties: the
+/// attacker may then fill one of them and chase again (a net, or a ladder whose runner only
+/// reaches a weak stone of its own). The defender answers by capturing an attacker in atari
+/// (it escapes), or by extending from one of its two liberties; after the extension a third
+/// liberty counts as escaped, two are read as a plain ladder, one as captured. One such
+/// approach per line keeps the reading small; it runs only where the plain reader would have
+/// stopped at three liberties. Plays on `board`; allocates spare boards only there.
+pub fn read_ladder_or_net(
+    board: &mut Board,
+    stone: Point,
+    defender: Color,
+    max_plies: usize,
+) -> bool {
+    let attacker = defender.opponent();
+    for _ in 0..max_plies {
+        let mut libs = [NO_POINT; 2];
+        if chain_liberties(board, stone, &mut libs) != 2 {
+            return false;
+        }
+        let mut best: Option<(Point, Point, usize)> = None;
+        for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+            if !board.is_legal(atari, attacker) || is_self_atari(board, atari, attacker) {
+                continue;
+            }
+            let gain = board.empty_neighbors(escape)
+                - usize::from(board.neighbors(escape).contains(&atari));
+            if best.is_none_or(|b| gain < b.2) {
+                best = Some((atari, escape, gain));
+            }
+        }
+        let Some((atari, escape, _)) = best else {
+            return false;
+        };
+        board.play(atari, attacker);
+        if can_capture_attacker(board, stone, defender) {
+            return false;
+        }
+        if !board.is_legal(escape, defender) {
+            return true;
+        }
+        board.play(escape, defender);
+        match board.liberties(stone) {
+            0 | 1 => return true,
+            2 => {}
+            3 => return net_captures(board, stone, defender, max_plies),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether the attacker captures the defender's three-liberty chain through `stone` (attacker
+/// to move) by filling one liberty and chasing as a ladder: see [`read_ladder_or_net`].
+fn net_captures(board: &Board, stone: Point, defender: Color, max_plies: usize) -> bool {
+    let attacker = defender.opponent();
+    let mut libs = [NO_POINT; 3];
+    if chain_liberties(board, stone, &mut libs) != 3 {
+        return false;
+    }
+    let mut approach = board.clone();
+    let mut answer = board.clone();
+    libs.iter().any(|&a| {
+        if !board.is_legal(a, attacker) || is_self_atari(board, a, attacker) {
+            return false;
+        }
+        approach.copy_from(board);
+        approach.play(a, attacker);
+        if approach.liberties(stone) != 2 || can_capture_attacker(&approach, stone, defender) {
+            return false;
+        }
+        let mut two = [NO_POINT; 2];
+        chain_liberties(&approach, stone, &mut two);
+        // Captured if every extension fails.
+        two.iter().all(|&e| {
+            if !approach.is_legal(e, defender) {
+                return true;
+            }
+            answer.copy_from(&approach);
+            answer.play(e, defender);
+            match answer.liberties(stone) {
+                0 | 1 => true,
+                2 => read_ladder(&mut answer, stone, defender, max_plies),
+                _ => false,
+            }
+        })
+    })
+}
+
 /// One step of a ladder on `board`: `attacker` ataris the two-liberty chain through `stone`
 /// at `atari`, and the chain runs to `escape`. `Some(true)` if it is captured (it cannot
 /// run, or is still in atari), `Some(false)` if it gets away (it captures an attacker in
@@ -319,6 +407,38 @@ pub fn atari_captures(
     scratch.copy_from(board);
     atari_and_run(scratch, stone, atari, escape, c)
         .unwrap_or_else(|| read_ladder(scratch, stone, runner, max_plies))
+}
+
+/// [`atari_captures`] reading on through three liberties as [`read_ladder_or_net`] does.
+pub fn atari_captures_or_net(
+    board: &Board,
+    scratch: &mut Board,
+    stone: Point,
+    atari: Point,
+    escape: Point,
+    c: Color,
+    max_plies: usize,
+) -> bool {
+    if !board.is_legal(atari, c) || is_self_atari(board, atari, c) {
+        return false;
+    }
+    let runner = c.opponent();
+    match liberties_after(board, escape, runner, 4) {
+        0..=2 => return !can_capture_attacker(board, stone, runner),
+        3 => {}
+        _ => return false,
+    }
+    scratch.copy_from(board);
+    match atari_and_run(scratch, stone, atari, escape, c) {
+        Some(captured) => {
+            captured
+                || (scratch.cell(stone) == Cell::stone(runner)
+                    && scratch.liberties(stone) == 3
+                    && !can_capture_attacker(scratch, stone, runner)
+                    && net_captures(scratch, stone, runner, max_plies))
+        }
+        None => read_ladder_or_net(scratch, stone, runner, max_plies),
+    }
 }
 
 /// Whether some attacker chain touching the defender's chain through `stone` is in atari.
@@ -467,6 +587,59 @@ mod tests {
         let mut ext = b.clone();
         ext.play(d4, Color::Black);
         assert!(!ladder_captures(&mut scratch, &ext, c3, Color::Black, 3));
+        // Reading on through three liberties changes none of this: the plain ladder is
+        // captured, and the breaker gives the runner four liberties.
+        for (rows, captured) in [(rows, true), (rows_breaker, false)] {
+            let mut ext = board_from(&rows);
+            ext.play(d4, Color::Black);
+            assert_eq!(read_ladder_or_net(&mut ext, c3, Color::Black, 40), captured);
+        }
+    }
+
+    #[test]
+    fn a_ladder_past_a_weak_stone_is_read_to_its_end() {
+        // From a game lost to Pachi (gtp-scripts/sgf/ladder19.sgf): Black C13 in atari runs
+        // to D13, and White's ladder drives it down to the right, where it joins the lone
+        // black M3 and has three liberties; White fills one and the chase goes on to the
+        // capture. GNU Go 3.8 agrees: `defend C13` gives 0, and after D13 `attack D13` E13.
+        let text = include_str!("../gtp-scripts/sgf/ladder19.sgf");
+        let rules = crate::rules::Rules::chinese();
+        let until = crate::sgf::LoadUntil::BeforeMove(65);
+        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let board = game.board();
+        let (d13, e13, d12) = (pt(board, "D13"), pt(board, "E13"), pt(board, "D12"));
+        let mut run = board.clone();
+        run.play(d13, Color::Black);
+        assert_eq!(run.liberties(d13), 2);
+        // The plain reader stops at the three liberties and calls it an escape.
+        assert!(!read_ladder(
+            &mut run.clone(),
+            d13,
+            Color::Black,
+            PRIOR_LADDER_PLIES
+        ));
+        assert!(read_ladder_or_net(
+            &mut run.clone(),
+            d13,
+            Color::Black,
+            PRIOR_LADDER_PLIES
+        ));
+        // The same from White's side: the atari at E13 captures the runner.
+        let mut scratch = Board::new(19);
+        let atari = |f: fn(&Board, &mut Board, Point, Point, Point, Color, usize) -> bool,
+                     scratch: &mut Board| {
+            f(
+                &run,
+                scratch,
+                d13,
+                e13,
+                d12,
+                Color::White,
+                PRIOR_LADDER_PLIES,
+            )
+        };
+        assert!(!atari(atari_captures, &mut scratch));
+        assert!(atari(atari_captures_or_net, &mut scratch));
     }
 
     #[test]

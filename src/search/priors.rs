@@ -28,6 +28,10 @@ pub struct PriorWeights {
     pub atari: u32,
     /// Self-atari of a chain of more than `throw_in_max` stones (as losses).
     pub self_atari: u32,
+    /// Running out of atari into a ladder that captures the chain anyway (as losses). On big
+    /// boards it outweighs the learned policy, which rates the run as people play it before
+    /// they read the ladder.
+    pub ladder_run: u32,
     /// Largest self-atari chain still treated as a possible throw-in (lighter penalty).
     pub throw_in_max: usize,
     /// The point's 3x3 neighbourhood matches one of the playout shapes (hane, cut, ...;
@@ -61,6 +65,11 @@ pub struct PriorWeights {
     /// `p` gets `policy·√p` visits as wins (0 turns the model off). The square root keeps
     /// the second and third choices in play beside the first, as Pachi weighs its patterns.
     pub policy: u32,
+    /// Read ladders on where they give the chain three liberties (a net, or a runner that
+    /// only reaches a weak stone of its own: [`tactics::read_ladder_or_net`]), on big boards;
+    /// the plain reader took such a ladder for escaped, and the search ran a 16-stone ladder
+    /// into capture against Pachi (docs/strength.md).
+    pub net_reading: bool,
 }
 
 impl PriorWeights {
@@ -79,6 +88,7 @@ impl PriorWeights {
             escape: if big { 40 } else { 0 },
             atari: if big { 12 } else { 0 },
             self_atari: if big { 60 } else { 40 },
+            ladder_run: if big { 260 } else { 40 },
             throw_in_max: 2,
             shape: if big { 20 } else { 0 },
             near_last: if big { 40 } else { 0 },
@@ -91,6 +101,7 @@ impl PriorWeights {
             race: 0,
             mutual_atari: 0,
             policy: 200,
+            net_reading: big,
         }
     }
 }
@@ -104,6 +115,7 @@ impl PriorWeights {
             "escape" => &mut self.escape,
             "atari" => &mut self.atari,
             "self_atari" => &mut self.self_atari,
+            "ladder_run" => &mut self.ladder_run,
             "shape" => &mut self.shape,
             "near_last" => &mut self.near_last,
             "first_line" => &mut self.first_line,
@@ -115,6 +127,10 @@ impl PriorWeights {
             "race" => &mut self.race,
             "mutual_atari" => &mut self.mutual_atari,
             "policy" => &mut self.policy,
+            "net_reading" => {
+                self.net_reading = value != 0;
+                return Ok(());
+            }
             "throw_in_max" => {
                 self.throw_in_max = value as usize;
                 return Ok(());
@@ -202,7 +218,12 @@ pub fn move_prior(
                 let mut libs = [NO_POINT; 2];
                 tactics::chain_liberties(board, n, &mut libs);
                 let escape = if libs[0] == p { libs[1] } else { libs[0] };
-                if tactics::atari_captures(board, scratch, n, p, escape, c, PRIOR_LADDER_PLIES) {
+                let captures = if w.net_reading {
+                    tactics::atari_captures_or_net
+                } else {
+                    tactics::atari_captures
+                };
+                if captures(board, scratch, n, p, escape, c, PRIOR_LADDER_PLIES) {
                     captures_by_atari = true;
                 }
             }
@@ -234,10 +255,14 @@ pub fn move_prior(
     let runs_into_ladder = own_in_atari && captured_stones == 0 && libs_after == 2 && {
         scratch.copy_from(board);
         scratch.play(p, c);
-        tactics::read_ladder(scratch, p, c, PRIOR_LADDER_PLIES)
+        if w.net_reading {
+            tactics::read_ladder_or_net(scratch, p, c, PRIOR_LADDER_PLIES)
+        } else {
+            tactics::read_ladder(scratch, p, c, PRIOR_LADDER_PLIES)
+        }
     };
     if runs_into_ladder {
-        acc.add(w.self_atari, 0.0);
+        acc.add(w.ladder_run, 0.0);
         return acc.finish();
     }
     // Saving a chain in atari, or one of two liberties that an atari would capture.
@@ -615,9 +640,33 @@ mod tests {
             move_prior(g.board(), mv(&g, "C4"), Black, &w, scratch)
         };
         let (n, x) = prior(&ladder, scratch);
-        assert_eq!(n, w.even + w.self_atari);
+        assert_eq!(n, w.even + w.ladder_run);
         assert!(x < 0.5, "ladder {x}");
         let (_, y) = prior(&broken, scratch);
         assert!(y > 0.5, "escape {y}");
+    }
+
+    #[test]
+    fn on_big_boards_a_ladder_run_stays_bad_whatever_the_policy_says() {
+        // The game of gtp-scripts/sgf/ladder19.sgf before move 65: Black D13 runs the chain
+        // C13 into a ladder that passes a weak black stone (see tactics' tests). People
+        // extend there nearly always; even a policy that sure leaves the run below even.
+        let text = include_str!("../../gtp-scripts/sgf/ladder19.sgf");
+        let rules = Rules::chinese();
+        let until = crate::sgf::LoadUntil::BeforeMove(65);
+        let g = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let w = PriorWeights::for_size(19);
+        let scratch = &mut Board::new(19);
+        let run = mv(&g, "D13");
+        let rules_only = move_prior(g.board(), run, Color::Black, &w, scratch);
+        let (_, x) = with_policy(run, rules_only, w.policy, 0.9);
+        assert!(x < 0.5, "run with the policy {x}");
+        // Without reading past the three liberties the run looked like an escape.
+        let plain = PriorWeights {
+            net_reading: false,
+            ..w.clone()
+        };
+        let (_, y) = move_prior(g.board(), run, Color::Black, &plain, scratch);
+        assert!(y > 0.5, "plain reading {y}");
     }
 }
