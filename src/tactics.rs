@@ -230,6 +230,27 @@ pub fn ladder_captures(
 
 /// [`ladder_captures`] played out on `board` itself (which it changes).
 pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: usize) -> bool {
+    chase(board, stone, defender, max_plies, false)
+}
+
+/// [`read_ladder`] that also reads on where the ladder gives the chain three liberties: the
+/// attacker may then fill one of them and chase again (a net, or a ladder whose runner only
+/// reaches a weak stone of its own). The defender answers by capturing an attacker in atari
+/// (it escapes), or by extending from one of its two liberties; after the extension a third
+/// liberty counts as escaped, two are read as a plain ladder, one as captured. One such
+/// approach per line keeps the reading small; it runs only where the plain reader would have
+/// stopped at three liberties. Plays on `board`; allocates spare boards only there.
+pub fn read_ladder_or_net(
+    board: &mut Board,
+    stone: Point,
+    defender: Color,
+    max_plies: usize,
+) -> bool {
+    chase(board, stone, defender, max_plies, true)
+}
+
+/// The ladder reader of [`read_ladder`]; with `nets`, of [`read_ladder_or_net`].
+fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize, nets: bool) -> bool {
     let scratch = board;
     let attacker = defender.opponent();
     for _ in 0..max_plies {
@@ -254,63 +275,24 @@ pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: 
         let Some((atari, escape, _)) = best else {
             return false;
         };
-        if let Some(captured) = atari_and_run(scratch, stone, atari, escape, attacker) {
-            return captured;
+        match atari_and_run(scratch, stone, atari, escape, attacker) {
+            Some(false) if nets && at_three_liberties(scratch, stone, defender) => {
+                return net_captures(scratch, stone, defender, max_plies);
+            }
+            Some(captured) => return captured,
+            None => {}
         }
     }
     // Too long to read: assume the ladder fails for the attacker (the chain escapes).
     false
 }
 
-/// [`read_ladder`] that also reads on where the ladder gives the chain three liberties: the
-/// attacker may then fill one of them and chase again (a net, or a ladder whose runner only
-/// reaches a weak stone of its own). The defender answers by capturing an attacker in atari
-/// (it escapes), or by extending from one of its two liberties; after the extension a third
-/// liberty counts as escaped, two are read as a plain ladder, one as captured. One such
-/// approach per line keeps the reading small; it runs only where the plain reader would have
-/// stopped at three liberties. Plays on `board`; allocates spare boards only there.
-pub fn read_ladder_or_net(
-    board: &mut Board,
-    stone: Point,
-    defender: Color,
-    max_plies: usize,
-) -> bool {
-    let attacker = defender.opponent();
-    for _ in 0..max_plies {
-        let mut libs = [NO_POINT; 2];
-        if chain_liberties(board, stone, &mut libs) != 2 {
-            return false;
-        }
-        let mut best: Option<(Point, Point, usize)> = None;
-        for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
-            if !board.is_legal(atari, attacker) || is_self_atari(board, atari, attacker) {
-                continue;
-            }
-            let gain = board.empty_neighbors(escape)
-                - usize::from(board.neighbors(escape).contains(&atari));
-            if best.is_none_or(|b| gain < b.2) {
-                best = Some((atari, escape, gain));
-            }
-        }
-        let Some((atari, escape, _)) = best else {
-            return false;
-        };
-        board.play(atari, attacker);
-        if can_capture_attacker(board, stone, defender) {
-            return false;
-        }
-        if !board.is_legal(escape, defender) {
-            return true;
-        }
-        board.play(escape, defender);
-        match board.liberties(stone) {
-            0 | 1 => return true,
-            2 => {}
-            3 => return net_captures(board, stone, defender, max_plies),
-            _ => return false,
-        }
-    }
-    false
+/// Whether the defender's chain through `stone` got away from a ladder step with exactly
+/// three liberties and no attacker in atari beside it: where [`net_captures`] reads on.
+fn at_three_liberties(board: &Board, stone: Point, defender: Color) -> bool {
+    board.cell(stone) == Cell::stone(defender)
+        && board.liberties(stone) == 3
+        && !can_capture_attacker(board, stone, defender)
 }
 
 /// Whether the attacker captures the defender's three-liberty chain through `stone` (attacker
@@ -432,9 +414,7 @@ pub fn atari_captures_or_net(
     match atari_and_run(scratch, stone, atari, escape, c) {
         Some(captured) => {
             captured
-                || (scratch.cell(stone) == Cell::stone(runner)
-                    && scratch.liberties(stone) == 3
-                    && !can_capture_attacker(scratch, stone, runner)
+                || (at_three_liberties(scratch, stone, runner)
                     && net_captures(scratch, stone, runner, max_plies))
         }
         None => read_ladder_or_net(scratch, stone, runner, max_plies),
