@@ -373,6 +373,34 @@ pub fn atari_captures(
     c: Color,
     max_plies: usize,
 ) -> bool {
+    atari_chase(board, scratch, stone, atari, escape, c, max_plies, false)
+}
+
+/// [`atari_captures`] reading on through three liberties as [`read_ladder_or_net`] does.
+pub fn atari_captures_or_net(
+    board: &Board,
+    scratch: &mut Board,
+    stone: Point,
+    atari: Point,
+    escape: Point,
+    c: Color,
+    max_plies: usize,
+) -> bool {
+    atari_chase(board, scratch, stone, atari, escape, c, max_plies, true)
+}
+
+/// The reading of [`atari_captures`]; with `nets`, of [`atari_captures_or_net`].
+#[allow(clippy::too_many_arguments)]
+fn atari_chase(
+    board: &Board,
+    scratch: &mut Board,
+    stone: Point,
+    atari: Point,
+    escape: Point,
+    c: Color,
+    max_plies: usize,
+    nets: bool,
+) -> bool {
     if !board.is_legal(atari, c) || is_self_atari(board, atari, c) {
         return false;
     }
@@ -387,37 +415,12 @@ pub fn atari_captures(
         _ => return false,
     }
     scratch.copy_from(board);
-    atari_and_run(scratch, stone, atari, escape, c)
-        .unwrap_or_else(|| read_ladder(scratch, stone, runner, max_plies))
-}
-
-/// [`atari_captures`] reading on through three liberties as [`read_ladder_or_net`] does.
-pub fn atari_captures_or_net(
-    board: &Board,
-    scratch: &mut Board,
-    stone: Point,
-    atari: Point,
-    escape: Point,
-    c: Color,
-    max_plies: usize,
-) -> bool {
-    if !board.is_legal(atari, c) || is_self_atari(board, atari, c) {
-        return false;
-    }
-    let runner = c.opponent();
-    match liberties_after(board, escape, runner, 4) {
-        0..=2 => return !can_capture_attacker(board, stone, runner),
-        3 => {}
-        _ => return false,
-    }
-    scratch.copy_from(board);
     match atari_and_run(scratch, stone, atari, escape, c) {
-        Some(captured) => {
-            captured
-                || (at_three_liberties(scratch, stone, runner)
-                    && net_captures(scratch, stone, runner, max_plies))
+        Some(false) if nets && at_three_liberties(scratch, stone, runner) => {
+            net_captures(scratch, stone, runner, max_plies)
         }
-        None => read_ladder_or_net(scratch, stone, runner, max_plies),
+        Some(captured) => captured,
+        None => chase(scratch, stone, runner, max_plies, nets),
     }
 }
 
