@@ -74,25 +74,25 @@ pub struct PriorWeights {
 
 impl PriorWeights {
     /// Defaults that suit a board of `size`, measured in self-play (`docs/strength.md`): the
-    /// learned policy on every size (9x9: 53 of 59 games against none; 19x19: 8 of 8). On
-    /// boards below 13x13 the policy also replaces the hand rules it already knows
-    /// (captures, escapes, ataris, shapes, nearness, the first line): 30 of 46 games
-    /// against keeping them; on big boards they stay until measured. The capturing-race
-    /// and mutual-atari rules, which the policy misses, are off: 23 of 40 in 9x9 self-play,
-    /// but 67 of 154 against Pachi where the build without them won 38 of 78.
+    /// learned policy on every size (9x9: 53 of 59 games against none; 19x19: 8 of 8), which
+    /// also replaces the hand rules it already knows (captures, escapes, ataris, shapes,
+    /// nearness, the first line): 30 of 46 games against keeping them on 9x9, 28 of 40 on
+    /// 19x19. The capturing-race and mutual-atari rules, which the policy misses, are off:
+    /// 23 of 40 in 9x9 self-play, but 67 of 154 against Pachi where the build without them
+    /// won 38 of 78.
     pub fn for_size(size: usize) -> PriorWeights {
         let big = size >= 13;
         PriorWeights {
             even: if big { 40 } else { 20 },
-            capture: if big { 60 } else { 0 },
-            escape: if big { 40 } else { 0 },
-            atari: if big { 12 } else { 0 },
+            capture: 0,
+            escape: 0,
+            atari: 0,
             self_atari: if big { 60 } else { 40 },
             ladder_run: if big { 260 } else { 40 },
             throw_in_max: 2,
-            shape: if big { 20 } else { 0 },
-            near_last: if big { 40 } else { 0 },
-            first_line: if big { 60 } else { 0 },
+            shape: 0,
+            near_last: 0,
+            first_line: 0,
             second_line: if big { 20 } else { 0 },
             third_line: if big { 20 } else { 0 },
             fourth_line: if big { 12 } else { 0 },
@@ -215,6 +215,10 @@ pub fn move_prior(
             }
             2 => {
                 ataris = true;
+                if w.capture == 0 {
+                    // Only the capture rule reads whether the atari catches the chain.
+                    continue;
+                }
                 let mut libs = [NO_POINT; 2];
                 tactics::chain_liberties(board, n, &mut libs);
                 let escape = if libs[0] == p { libs[1] } else { libs[0] };
@@ -269,7 +273,7 @@ pub fn move_prior(
     let saves = if own_in_atari {
         libs_after >= 2 || captured_stones > 0
     } else {
-        libs_after >= 3 && saves_two_liberty_chain(board, p, c, scratch)
+        w.escape > 0 && libs_after >= 3 && saves_two_liberty_chain(board, p, c, scratch)
     };
     if saves {
         acc.add(w.escape, 1.0);
@@ -661,9 +665,11 @@ mod tests {
         let rules_only = move_prior(g.board(), run, Color::Black, &w, scratch);
         let (_, x) = with_policy(run, rules_only, w.policy, 0.9);
         assert!(x < 0.5, "run with the policy {x}");
-        // Without reading past the three liberties the run looked like an escape.
+        // Without reading past the three liberties the run looked like an escape (seen with
+        // the escape rule on, as it was on big boards then).
         let plain = PriorWeights {
             net_reading: false,
+            escape: 40,
             ..w.clone()
         };
         let (_, y) = move_prior(g.board(), run, Color::Black, &plain, scratch);
