@@ -675,4 +675,22 @@ mod tests {
         let (_, y) = move_prior(g.board(), run, Color::Black, &plain, scratch);
         assert!(y > 0.5, "plain reading {y}");
     }
+
+    #[test]
+    fn on_big_boards_a_ladder_into_the_runners_weak_group_is_a_run() {
+        // gtp-scripts/sgf/ladder19b.sgf before move 48: White M4 in atari runs to M5, into a
+        // ladder that only the atari from the other side finishes, in White's own weak group
+        // (see tactics' tests). The policy gives the run 73%; the prior stays below even.
+        let text = include_str!("../../gtp-scripts/sgf/ladder19b.sgf");
+        let rules = Rules::chinese();
+        let until = crate::sgf::LoadUntil::BeforeMove(48);
+        let g = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let w = PriorWeights::for_size(19);
+        let scratch = &mut Board::new(19);
+        let run = mv(&g, "M5");
+        let rules_only = move_prior(g.board(), run, Color::White, &w, scratch);
+        assert_eq!(rules_only.0, w.even + w.ladder_run);
+        let (_, x) = with_policy(run, rules_only, w.policy, 0.73);
+        assert!(x < 0.5, "run with the policy {x}");
+    }
 }
