@@ -239,7 +239,9 @@ pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: 
 /// (it escapes), or by extending from one of its two liberties; after the extension a third
 /// liberty counts as escaped, two are read as a plain ladder, one as captured. One such
 /// approach per line keeps the reading small; it runs only where the plain reader would have
-/// stopped at three liberties. Plays on `board`; allocates spare boards only there.
+/// stopped at three liberties. Where the attacker's usual atari lets the chain away it also
+/// tries the other one ([`chase_both`]). Reads on copies of `board` (allocated per reading:
+/// for the priors, not the playouts); `board` itself is left as it was.
 pub fn read_ladder_or_net(
     board: &mut Board,
     stone: Point,
@@ -739,7 +741,7 @@ mod tests {
     }
 
     #[test]
-    fn the_branching_reader_agrees_with_the_reference_on_the_reading_scripts() {
+    fn the_branching_reader_finds_every_ladder_the_reference_finds() {
         // Every two-liberty chain, of either colour, in the positions of the 19x19 ladder
         // games, move by move: the branching reader finds every ladder the slow
         // full-width reference finds, and every one the one-sided reader finds. (It may
