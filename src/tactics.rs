@@ -276,10 +276,7 @@ fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize, net
             if !scratch.is_legal(atari, attacker) || is_self_atari(scratch, atari, attacker) {
                 continue;
             }
-            // Liberties after the escape: those of `escape` itself, since the chain's only
-            // other liberty is taken; approximate by counting on the board as it stands.
-            let gain = scratch.empty_neighbors(escape)
-                - usize::from(scratch.neighbors(escape).contains(&atari));
+            let gain = escape_gain(scratch, atari, escape);
             if best.is_none_or(|b| gain < b.2) {
                 best = Some((atari, escape, gain));
             }
@@ -297,6 +294,13 @@ fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize, net
     }
     // Too long to read: assume the ladder fails for the attacker (the chain escapes).
     false
+}
+
+/// Liberties the defender's escape to `escape` gains after the attacker's atari at `atari`:
+/// those of `escape` itself, since the chain's only other liberty is taken; approximated on
+/// the board as it stands. The ladder readers chase with the atari that leaves fewest.
+fn escape_gain(board: &Board, atari: Point, escape: Point) -> usize {
+    board.empty_neighbors(escape) - usize::from(board.neighbors(escape).contains(&atari))
 }
 
 /// The reader of [`read_ladder_or_net`]: like [`chase`]'s plain loop, but where the
@@ -322,14 +326,9 @@ fn chase_both(
     }
     *budget -= 1;
     let mut order = [(libs[0], libs[1]), (libs[1], libs[0])];
-    {
-        let board = &boards[depth];
-        let gain = |(atari, escape): (Point, Point)| {
-            board.empty_neighbors(escape) - usize::from(board.neighbors(escape).contains(&atari))
-        };
-        if gain(order[1]) < gain(order[0]) {
-            order.swap(0, 1);
-        }
+    let gain = |(atari, escape)| escape_gain(&boards[depth], atari, escape);
+    if gain(order[1]) < gain(order[0]) {
+        order.swap(0, 1);
     }
     if boards.len() == depth + 1 {
         push_copy(boards, depth);
@@ -657,6 +656,14 @@ mod tests {
         }
     }
 
+    /// The position of the game record `text` before move `before`.
+    fn position(text: &str, before: usize) -> Board {
+        let rules = crate::rules::Rules::chinese();
+        let until = crate::sgf::LoadUntil::BeforeMove(before);
+        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        game.board().clone()
+    }
+
     /// A slow reference ladder reader: the attacker tries both ataris, the runner its
     /// extension and every capture of an attacker chain in atari; a chain that reaches three
     /// liberties escapes. Reads on fresh copies, without a budget.
@@ -704,7 +711,6 @@ mod tests {
         // capture a chaser and get away there; Black's atari from the other side a few
         // lines on captures it. GNU Go 3.8: `defend M4` gives 0 before every run.
         let text = include_str!("../gtp-scripts/sgf/ladder19b.sgf");
-        let rules = crate::rules::Rules::chinese();
         let runs = [
             (48, "M5"),
             (50, "L5"),
@@ -718,9 +724,7 @@ mod tests {
             (68, "G9"),
         ];
         for (before, v) in runs {
-            let until = crate::sgf::LoadUntil::BeforeMove(before);
-            let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
-            let mut run = game.board().clone();
+            let mut run = position(text, before);
             let p = pt(&run, v);
             run.play(p, Color::White);
             assert_eq!(run.liberties(p), 2, "{v}");
@@ -746,16 +750,13 @@ mod tests {
         // games, move by move: the branching reader finds every ladder the slow
         // full-width reference finds, and every one the one-sided reader finds. (It may
         // find more than the reference: it also reads nets.)
-        let rules = crate::rules::Rules::chinese();
         let (mut checked, mut captured) = (0, 0);
         for text in [
             include_str!("../gtp-scripts/sgf/ladder19.sgf"),
             include_str!("../gtp-scripts/sgf/ladder19b.sgf"),
         ] {
             for before in 20..=70 {
-                let until = crate::sgf::LoadUntil::BeforeMove(before);
-                let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
-                let board = game.board();
+                let board = &position(text, before);
                 let mut heads = Vec::new();
                 for p in board.points() {
                     if let Some(c) = board.cell(p).color()
@@ -786,10 +787,7 @@ mod tests {
         // black M3 and has three liberties; White fills one and the chase goes on to the
         // capture. GNU Go 3.8 agrees: `defend C13` gives 0, and after D13 `attack D13` E13.
         let text = include_str!("../gtp-scripts/sgf/ladder19.sgf");
-        let rules = crate::rules::Rules::chinese();
-        let until = crate::sgf::LoadUntil::BeforeMove(65);
-        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
-        let board = game.board();
+        let board = &position(text, 65);
         let (d13, e13, d12) = (pt(board, "D13"), pt(board, "E13"), pt(board, "D12"));
         let mut run = board.clone();
         run.play(d13, Color::Black);

@@ -650,15 +650,19 @@ mod tests {
         assert!(y > 0.5, "escape {y}");
     }
 
+    /// The game of the record `text` up to move `before`.
+    fn game_before(text: &str, before: usize) -> Game {
+        let rules = Rules::chinese();
+        let until = crate::sgf::LoadUntil::BeforeMove(before);
+        crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap()
+    }
+
     #[test]
     fn on_big_boards_a_ladder_run_stays_bad_whatever_the_policy_says() {
         // The game of gtp-scripts/sgf/ladder19.sgf before move 65: Black D13 runs the chain
         // C13 into a ladder that passes a weak black stone (see tactics' tests). People
         // extend there nearly always; even a policy that sure leaves the run below even.
-        let text = include_str!("../../gtp-scripts/sgf/ladder19.sgf");
-        let rules = Rules::chinese();
-        let until = crate::sgf::LoadUntil::BeforeMove(65);
-        let g = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let g = game_before(include_str!("../../gtp-scripts/sgf/ladder19.sgf"), 65);
         let w = PriorWeights::for_size(19);
         let scratch = &mut Board::new(19);
         let run = mv(&g, "D13");
@@ -681,10 +685,7 @@ mod tests {
         // gtp-scripts/sgf/ladder19b.sgf before move 48: White M4 in atari runs to M5, into a
         // ladder that only the atari from the other side finishes, in White's own weak group
         // (see tactics' tests). The policy gives the run 73%; the prior stays below even.
-        let text = include_str!("../../gtp-scripts/sgf/ladder19b.sgf");
-        let rules = Rules::chinese();
-        let until = crate::sgf::LoadUntil::BeforeMove(48);
-        let g = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let g = game_before(include_str!("../../gtp-scripts/sgf/ladder19b.sgf"), 48);
         let w = PriorWeights::for_size(19);
         let scratch = &mut Board::new(19);
         let run = mv(&g, "M5");
