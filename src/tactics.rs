@@ -356,6 +356,140 @@ fn chase_both(
     false
 }
 
+/// Steps the replaying ladder reader ([`read_ladder_both`]) may play in one reading, the
+/// steps replayed to go back to an earlier atari included: a ladder needs far fewer, and a
+/// board full of two-liberty chains cannot make one playout move slow.
+const REPLAY_STEPS: u32 = 400;
+
+/// Longest ladder, in ataris, that [`read_ladder_both`] keeps the steps of.
+const REPLAY_MAX_PLIES: usize = 64;
+
+/// One step of [`read_ladder_both`]'s line: the attacker's atari, the runner's extension, and
+/// whether the atari from the other side (at `escape`, the runner then extending at
+/// `atari`) is still to be tried.
+#[derive(Clone, Copy)]
+struct LadderStep {
+    atari: Point,
+    escape: Point,
+    other_left: bool,
+}
+
+/// Whether the two-liberty chain through `stone` is captured in a ladder, the attacker to
+/// move, in the position `board` with the moves `prefix` played: [`read_ladder`] where the
+/// attacker, when its usual atari lets the chain away, also tries the atari from the other
+/// side at each earlier step, as [`read_ladder_or_net`] does (without its nets). Nothing is
+/// allocated: it reads on `scratch`, and to go back to an earlier step it copies `board`
+/// again and replays the line up to there, so the heavy playouts can use it (search
+/// parameter `ladder_both`). At most `max_plies` ataris deep (a longer ladder counts as
+/// escaped).
+pub fn read_ladder_both(
+    scratch: &mut Board,
+    board: &Board,
+    prefix: &[(Point, Color)],
+    stone: Point,
+    defender: Color,
+    max_plies: usize,
+) -> bool {
+    scratch.copy_from(board);
+    for &(p, c) in prefix {
+        scratch.play(p, c);
+    }
+    chase_replaying(scratch, board, prefix, stone, defender, max_plies)
+}
+
+/// The reading of [`read_ladder_both`], from `scratch` already set to `board` with `prefix`
+/// played.
+fn chase_replaying(
+    scratch: &mut Board,
+    board: &Board,
+    prefix: &[(Point, Color)],
+    stone: Point,
+    defender: Color,
+    max_plies: usize,
+) -> bool {
+    let attacker = defender.opponent();
+    let max_plies = max_plies.min(REPLAY_MAX_PLIES);
+    let none = LadderStep {
+        atari: NO_POINT,
+        escape: NO_POINT,
+        other_left: false,
+    };
+    let mut line = [none; REPLAY_MAX_PLIES];
+    // `line[..len]` is the line read so far; `scratch` holds the position after it.
+    let mut len = 0;
+    let mut budget = REPLAY_STEPS;
+    // How the line as it stands ends, where already known (after going back).
+    let mut ended: Option<bool> = None;
+    loop {
+        let captured = match ended.take() {
+            Some(captured) => captured,
+            // Read on from the end of the line until the chain is captured or gets away.
+            None => loop {
+                let mut libs = [NO_POINT; 2];
+                if len == max_plies
+                    || budget == 0
+                    || chain_liberties(scratch, stone, &mut libs) != 2
+                {
+                    break false;
+                }
+                budget -= 1;
+                let mut order = [(libs[0], libs[1]), (libs[1], libs[0])];
+                let gains = order.map(|(atari, escape)| escape_gain(scratch, atari, escape));
+                if gains[1] < gains[0] {
+                    order.swap(0, 1);
+                }
+                let playable = order.map(|(atari, _)| {
+                    scratch.is_legal(atari, attacker) && !is_self_atari(scratch, atari, attacker)
+                });
+                // An escape that gains three liberties gets away whatever follows, so the
+                // other atari is worth keeping only below that.
+                let (first, other_left) = match playable {
+                    [true, second] => (order[0], second && gains[0].max(gains[1]) <= 2),
+                    [false, true] => (order[1], false),
+                    [false, false] => break false,
+                };
+                line[len] = LadderStep {
+                    atari: first.0,
+                    escape: first.1,
+                    other_left,
+                };
+                len += 1;
+                if let Some(captured) = atari_and_run(scratch, stone, first.0, first.1, attacker) {
+                    break captured;
+                }
+            },
+        };
+        if captured {
+            return true;
+        }
+        // Go back to the last step with the other atari still to try, if any.
+        let Some(back) = line[..len].iter().rposition(|s| s.other_left) else {
+            return false;
+        };
+        let replayed = back as u32 + 1;
+        if budget < replayed {
+            return false;
+        }
+        budget -= replayed;
+        let step = line[back];
+        scratch.copy_from(board);
+        for &(p, c) in prefix {
+            scratch.play(p, c);
+        }
+        for s in &line[..back] {
+            scratch.play(s.atari, attacker);
+            scratch.play(s.escape, defender);
+        }
+        line[back] = LadderStep {
+            atari: step.escape,
+            escape: step.atari,
+            other_left: false,
+        };
+        len = back + 1;
+        ended = atari_and_run(scratch, stone, step.escape, step.atari, attacker);
+    }
+}
+
 /// Appends a copy of `boards[depth]`; apart, so that the board's copy on the stack lives in
 /// this frame only and not in every frame of [`chase_both`]'s recursion.
 #[inline(never)]
@@ -450,7 +584,16 @@ pub fn atari_captures(
     c: Color,
     max_plies: usize,
 ) -> bool {
-    atari_chase(board, scratch, stone, atari, escape, c, max_plies, false)
+    atari_chase(
+        board,
+        scratch,
+        stone,
+        atari,
+        escape,
+        c,
+        max_plies,
+        Reader::OneSided,
+    )
 }
 
 /// [`atari_captures`] reading on through three liberties as [`read_ladder_or_net`] does.
@@ -463,10 +606,53 @@ pub fn atari_captures_or_net(
     c: Color,
     max_plies: usize,
 ) -> bool {
-    atari_chase(board, scratch, stone, atari, escape, c, max_plies, true)
+    atari_chase(
+        board,
+        scratch,
+        stone,
+        atari,
+        escape,
+        c,
+        max_plies,
+        Reader::Nets,
+    )
 }
 
-/// The reading of [`atari_captures`]; with `nets`, of [`atari_captures_or_net`].
+/// [`atari_captures`] reading the ladder after it as [`read_ladder_both`] does, the atari
+/// from either side at each step, without allocating: for the playouts.
+pub fn atari_captures_both(
+    board: &Board,
+    scratch: &mut Board,
+    stone: Point,
+    atari: Point,
+    escape: Point,
+    c: Color,
+    max_plies: usize,
+) -> bool {
+    atari_chase(
+        board,
+        scratch,
+        stone,
+        atari,
+        escape,
+        c,
+        max_plies,
+        Reader::BothSides,
+    )
+}
+
+/// The ladder reader behind an `atari_captures` function.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// [`read_ladder`].
+    OneSided,
+    /// [`read_ladder_both`].
+    BothSides,
+    /// [`read_ladder_or_net`].
+    Nets,
+}
+
+/// The reading of [`atari_captures`] and its variants, with the ladder reader `reader`.
 #[allow(clippy::too_many_arguments)]
 fn atari_chase(
     board: &Board,
@@ -476,7 +662,7 @@ fn atari_chase(
     escape: Point,
     c: Color,
     max_plies: usize,
-    nets: bool,
+    reader: Reader,
 ) -> bool {
     if !board.is_legal(atari, c) || is_self_atari(board, atari, c) {
         return false;
@@ -492,11 +678,16 @@ fn atari_chase(
         _ => return false,
     }
     scratch.copy_from(board);
+    let nets = reader == Reader::Nets;
     match atari_and_run(scratch, stone, atari, escape, c) {
         Some(false) if nets && at_three_liberties(scratch, stone, runner) => {
             net_captures(scratch, stone, runner, max_plies)
         }
         Some(captured) => captured,
+        None if reader == Reader::BothSides => {
+            let line = [(atari, c), (escape, runner)];
+            chase_replaying(scratch, board, &line, stone, runner, max_plies)
+        }
         None => chase(scratch, stone, runner, max_plies, nets),
     }
 }
@@ -703,6 +894,117 @@ mod tests {
         })
     }
 
+    /// A slow reference for [`read_ladder_both`]: the attacker tries both ataris, the runner
+    /// only extends, and gets away when it can capture an attacker chain in atari or has
+    /// three liberties. Reads on fresh copies, without a budget.
+    fn reference_both_sides(board: &Board, stone: Point, defender: Color, plies: usize) -> bool {
+        let attacker = defender.opponent();
+        let mut libs = [NO_POINT; 2];
+        if plies == 0 || chain_liberties(board, stone, &mut libs) != 2 {
+            return false;
+        }
+        [(libs[0], libs[1]), (libs[1], libs[0])]
+            .iter()
+            .any(|&(atari, escape)| {
+                if !board.is_legal(atari, attacker) || is_self_atari(board, atari, attacker) {
+                    return false;
+                }
+                let mut a = board.clone();
+                a.play(atari, attacker);
+                if can_capture_attacker(&a, stone, defender) {
+                    return false;
+                }
+                if !a.is_legal(escape, defender) {
+                    return true;
+                }
+                a.play(escape, defender);
+                match a.liberties(stone) {
+                    0 | 1 => true,
+                    2 => reference_both_sides(&a, stone, defender, plies - 1),
+                    _ => false,
+                }
+            })
+    }
+
+    #[test]
+    fn the_replaying_reader_agrees_with_a_slow_two_sided_reader() {
+        // Every two-liberty chain, of either colour, in the positions of the three 19x19
+        // ladder games, move by move, read with the attacker to move and after each of its
+        // ataris: the allocation-free two-sided reader the playouts use agrees with a slow
+        // one on board copies, finds every ladder the one-sided reader finds, and finds
+        // ladders that one misses.
+        let mut scratch = Board::new(19);
+        let (mut checked, mut captured, mut beyond_one_sided) = (0, 0, 0);
+        for (text, moves) in [
+            (include_str!("../gtp-scripts/sgf/ladder19.sgf"), 70),
+            (include_str!("../gtp-scripts/sgf/ladder19b.sgf"), 72),
+            (include_str!("../gtp-scripts/sgf/ladder19c.sgf"), 148),
+        ] {
+            for before in 20..=moves {
+                let board = &position(text, before);
+                let mut heads = Vec::new();
+                for p in board.points() {
+                    let Some(c) = board.cell(p).color() else {
+                        continue;
+                    };
+                    if board.liberties(p) != 2 || heads.contains(&board.chain_id(p)) {
+                        continue;
+                    }
+                    heads.push(board.chain_id(p));
+                    let at = board.vertex_name(p);
+                    let plies = PLAYOUT_LADDER_PLIES;
+                    let fast = read_ladder_both(&mut scratch, board, &[], p, c, plies);
+                    let slow = reference_both_sides(board, p, c, plies);
+                    let plain = read_ladder(&mut board.clone(), p, c, plies);
+                    assert_eq!(fast, slow, "move {before} chain {at}");
+                    assert!(!plain || fast, "move {before} chain {at}: plain only");
+                    checked += 1;
+                    captured += usize::from(fast);
+                    beyond_one_sided += usize::from(fast && !plain);
+                    let mut libs = [NO_POINT; 2];
+                    chain_liberties(board, p, &mut libs);
+                    let attacker = c.opponent();
+                    for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
+                        let both = atari_captures_both(
+                            board,
+                            &mut scratch,
+                            p,
+                            atari,
+                            escape,
+                            attacker,
+                            plies,
+                        );
+                        let one =
+                            atari_captures(board, &mut scratch, p, atari, escape, attacker, plies);
+                        assert!(!one || both, "move {before} chain {at} atari {atari}");
+                        // After the atari and the extension, the slow reader's verdict.
+                        if board.is_legal(atari, attacker)
+                            && !is_self_atari(board, atari, attacker)
+                            && board.is_legal(escape, c)
+                        {
+                            let mut after = board.clone();
+                            after.play(atari, attacker);
+                            if !can_capture_attacker(&after, p, c) && after.is_legal(escape, c) {
+                                after.play(escape, c);
+                                if after.liberties(p) == 2 {
+                                    let slow = reference_both_sides(&after, p, c, plies);
+                                    assert_eq!(
+                                        both, slow,
+                                        "move {before} chain {at} atari {atari}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 300 && captured > 30 && beyond_one_sided > 0,
+            "{checked} {captured} {beyond_one_sided}"
+        );
+    }
+
     #[test]
     fn a_ladder_into_the_runners_weak_group_is_read_with_both_ataris() {
         // From a game lost to Pachi (gtp-scripts/sgf/ladder19b.sgf): White M4 in atari runs
@@ -736,7 +1038,19 @@ mod tests {
                 read_ladder_or_net(&mut run.clone(), p, Color::White, PRIOR_LADDER_PLIES),
                 "{v}"
             );
-            // The one-sided reader, which the playouts use, calls it escaped.
+            // The playouts' two-sided reader agrees; the one-sided one calls it escaped.
+            let mut scratch = Board::new(19);
+            assert!(
+                read_ladder_both(
+                    &mut scratch,
+                    &run,
+                    &[],
+                    p,
+                    Color::White,
+                    PLAYOUT_LADDER_PLIES
+                ),
+                "{v}"
+            );
             assert!(
                 !read_ladder(&mut run.clone(), p, Color::White, PRIOR_LADDER_PLIES),
                 "{v}"

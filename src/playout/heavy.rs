@@ -181,11 +181,77 @@ pub(crate) fn is_bad_self_atari(board: &Board, p: Point, c: Color) -> bool {
         && !tactics::is_nakade_self_atari(board, p, c)
 }
 
+/// How the heavy playouts read ladders, with the board they read on: the one-sided reader
+/// ([`tactics::read_ladder`]), or, with the search parameter `ladder_both`, the one that
+/// also tries the atari from the other side ([`tactics::read_ladder_both`]), so that a
+/// playout does not run a chain the priors know to be lost (a runner into its own weak
+/// stones needs it).
+pub(super) struct LadderReading {
+    scratch: Box<Board>,
+    /// Whether the attacker tries the ataris from both sides.
+    pub both: bool,
+}
+
+impl LadderReading {
+    /// A one-sided reader with its scratch board.
+    pub fn new() -> LadderReading {
+        LadderReading {
+            scratch: Box::new(Board::new(9)),
+            both: false,
+        }
+    }
+
+    /// Whether `c`, extending its chain in atari to `run` for two liberties, is captured in
+    /// a ladder.
+    fn run_captured(&mut self, board: &Board, run: Point, c: Color) -> bool {
+        let scratch = &mut self.scratch;
+        if self.both {
+            return tactics::read_ladder_both(
+                scratch,
+                board,
+                &[(run, c)],
+                run,
+                c,
+                PLAYOUT_LADDER_PLIES,
+            );
+        }
+        scratch.copy_from(board);
+        scratch.play(run, c);
+        tactics::read_ladder(scratch, run, c, PLAYOUT_LADDER_PLIES)
+    }
+
+    /// Whether `c`'s atari at `atari` captures the two-liberty chain through `stone`,
+    /// which would run to `escape` ([`tactics::atari_captures`]).
+    fn atari_captures(
+        &mut self,
+        board: &Board,
+        stone: Point,
+        atari: Point,
+        escape: Point,
+        c: Color,
+    ) -> bool {
+        let read = if self.both {
+            tactics::atari_captures_both
+        } else {
+            tactics::atari_captures
+        };
+        read(
+            board,
+            &mut self.scratch,
+            stone,
+            atari,
+            escape,
+            c,
+            PLAYOUT_LADDER_PLIES,
+        )
+    }
+}
+
 /// Moves answering the last move `last` for `c`: captures and atari escapes (see the module
-/// documentation). `scratch` is used for ladder reading.
+/// documentation). `ladders` reads the ladders.
 fn atari_responses(
     board: &Board,
-    scratch: &mut Board,
+    ladders: &mut LadderReading,
     last: Point,
     c: Color,
     out: &mut Candidates,
@@ -234,9 +300,7 @@ fn atari_responses(
         match tactics::liberties_after(board, l, c, 3) {
             0 | 1 => {}
             2 => {
-                scratch.copy_from(board);
-                scratch.play(l, c);
-                if !tactics::read_ladder(scratch, l, c, PLAYOUT_LADDER_PLIES) {
+                if !ladders.run_captured(board, l, c) {
                     out.push(l);
                 }
             }
@@ -294,7 +358,7 @@ pub(super) fn two_liberty_chains_around(
 /// extension that saves it.
 fn two_liberty_moves(
     board: &Board,
-    scratch: &mut Board,
+    ladders: &mut LadderReading,
     chains: &[TwoLibertyChain],
     c: Color,
     out: &mut Candidates,
@@ -303,15 +367,7 @@ fn two_liberty_moves(
     for &TwoLibertyChain { id: h, cell, libs } in chains {
         if cell == opp {
             for (atari, escape) in [(libs[0], libs[1]), (libs[1], libs[0])] {
-                if tactics::atari_captures(
-                    board,
-                    scratch,
-                    h,
-                    atari,
-                    escape,
-                    c,
-                    PLAYOUT_LADDER_PLIES,
-                ) {
+                if ladders.atari_captures(board, h, atari, escape, c) {
                     out.push(atari);
                 }
             }
@@ -321,8 +377,8 @@ fn two_liberty_moves(
         // then extend where that gives three liberties.
         let opponent = c.opponent();
         let (a, b) = (libs[0], libs[1]);
-        if !tactics::atari_captures(board, scratch, h, a, b, opponent, PLAYOUT_LADDER_PLIES)
-            && !tactics::atari_captures(board, scratch, h, b, a, opponent, PLAYOUT_LADDER_PLIES)
+        if !ladders.atari_captures(board, h, a, b, opponent)
+            && !ladders.atari_captures(board, h, b, a, opponent)
         {
             continue;
         }
@@ -427,7 +483,7 @@ impl Playout {
             }
             if self.rng.chance(TACTICS_RATE) {
                 let mut cands = Candidates::new();
-                atari_responses(&self.board, &mut self.scratch, last, c, &mut cands);
+                atari_responses(&self.board, &mut self.ladders, last, c, &mut cands);
                 let last2 = self.board.last_move2();
                 if last2 != NO_POINT {
                     captures_near(&self.board, last2, c, &mut cands);
@@ -441,7 +497,7 @@ impl Playout {
                 let (chains, n) =
                     *around.get_or_insert_with(|| two_liberty_chains_around(&self.board, last));
                 let mut cands = Candidates::new();
-                two_liberty_moves(&self.board, &mut self.scratch, &chains[..n], c, &mut cands);
+                two_liberty_moves(&self.board, &mut self.ladders, &chains[..n], c, &mut cands);
                 if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
                     return p;
                 }
@@ -750,6 +806,36 @@ mod tests {
         play(&mut po, "A5", Color::White);
         play(&mut po, "B5", Color::Black);
         assert_eq!(po.ko_fight(Color::White, &history, ko), None);
+    }
+
+    #[test]
+    fn reading_both_sides_the_playouts_do_not_run_a_ladder_into_the_runners_weak_group() {
+        // From a game lost to Pachi (gtp-scripts/sgf/ladder19b.sgf): Black's move 47 puts
+        // White M4 in atari; running to M5 leads up and to the left into White's own weak
+        // group, where Black's atari from the other side captures it (GNU Go 3.8: `defend
+        // M4` gives 0). Reading the attacker's ataris from both sides, the playouts' answer
+        // to the atari leaves the run out; the one-sided reader takes it for an escape.
+        let rules = crate::rules::Rules::chinese();
+        let text = include_str!("../../gtp-scripts/sgf/ladder19b.sgf");
+        let until = crate::sgf::LoadUntil::BeforeMove(48);
+        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let board = game.board();
+        let run = pt(board, "M5");
+        let answers = |both: bool| {
+            let mut ladders = LadderReading::new();
+            ladders.both = both;
+            let mut cands = Candidates::new();
+            atari_responses(
+                board,
+                &mut ladders,
+                board.last_move(),
+                Color::White,
+                &mut cands,
+            );
+            cands.points[..cands.len].contains(&run)
+        };
+        assert!(!answers(true));
+        assert!(answers(false));
     }
 
     #[test]

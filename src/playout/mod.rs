@@ -217,8 +217,8 @@ pub struct Playout {
     pub moves: Vec<(Point, Color)>,
     /// Owner of each point at the end of the last playout.
     pub owners: Owners,
-    /// Scratch board for ladder reading in the heavy policy.
-    scratch: Box<Board>,
+    /// The heavy policy's ladder reader.
+    ladders: heavy::LadderReading,
     /// Last good replies for the heavy policy (off until configured).
     pub replies: Replies,
     /// Learned pattern gammas for the heavy policy's shape step (`None`: the hand-written
@@ -257,7 +257,7 @@ impl Playout {
             local: LocalPositions::new(),
             moves: Vec::with_capacity(max_playout_moves(crate::board::MAX_SIZE) + 8),
             owners: [Cell::Empty; MAX_POINTS],
-            scratch: Box::new(Board::new(9)),
+            ladders: heavy::LadderReading::new(),
             replies: Replies::new(),
             gammas: None,
             gamma_rest: 0,
@@ -303,6 +303,13 @@ impl Playout {
             eye_fill_redirect: rate(rates.eye_fill_redirect),
             nakade: rate(rates.nakade),
         };
+    }
+
+    /// Sets whether the heavy policy's ladder reading tries the attacker's atari from both
+    /// sides ([`crate::tactics::read_ladder_both`]) instead of only the one that leaves the
+    /// runner fewest liberties.
+    pub fn configure_ladders(&mut self, both_sides: bool) {
+        self.ladders.both = both_sides;
     }
 
     /// Switches the heavy policy's shape step to learned 3x3 pattern gammas ([`gammas`])

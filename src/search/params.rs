@@ -84,6 +84,11 @@ pub struct Params {
     /// ([`crate::playout::fights`]): `fight_two_lib`, `fight_eye_fix`,
     /// `fight_self_atari`, `fight_eye_fill`, `fight_nakade`.
     pub fights: FightRates,
+    /// Ladders in the heavy playouts read with the atari from both sides
+    /// ([`crate::tactics::read_ladder_both`]): 0 off, 1 on, 2 on boards of 13x13 and up
+    /// only, as the priors' two-sided reader. Off by default: it costs 7 to 13% of a 19x19
+    /// playout's instructions and lost 19x19 self-play at equal time (docs/strength.md).
+    pub ladder_both: u8,
     /// Progressive widening with the learned policy: below the root, a node's children
     /// are ordered by the policy's probability and only the first few take part in
     /// selection, one more each time the node's visits grow by `widen_rate` past
@@ -162,6 +167,7 @@ impl Default for Params {
             capture_anywhere: 0.0,
             nlib_defense: 0.0,
             fights: FightRates::PACHI,
+            ladder_both: 0,
             widen_visits: 0.0,
             widen_rate: 1.4,
             policy_bias: 0.0,
@@ -207,6 +213,7 @@ impl Params {
         "fight_self_atari",
         "fight_eye_fill",
         "fight_nakade",
+        "ladder_both",
         "widen_visits",
         "policy_bias",
         "root_policy_bias",
@@ -260,6 +267,7 @@ impl Params {
             "fight_self_atari" => self.fights.self_atari_redirect = (number as f32).min(1.0),
             "fight_eye_fill" => self.fights.eye_fill_redirect = (number as f32).min(1.0),
             "fight_nakade" => self.fights.nakade = (number as f32).min(1.0),
+            "ladder_both" => self.ladder_both = (number as u8).min(2),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
             "root_policy_bias" => self.root_policy_bias = number as f32,
@@ -306,6 +314,15 @@ impl Params {
         }
         let grown = (1.0 + visits as f32 / self.widen_visits).ln() / self.widen_rate.ln();
         1 + grown as usize
+    }
+
+    /// Whether heavy playouts on a board of `size` read ladders from both sides.
+    pub fn ladder_both_for(&self, size: usize) -> bool {
+        match self.ladder_both {
+            0 => false,
+            1 => true,
+            _ => size >= 13,
+        }
     }
 
     /// Whether heavy playouts on a board of `size` use the learned pattern gammas.
@@ -430,6 +447,16 @@ mod tests {
         p.set("expand_threshold=5").unwrap();
         assert_eq!(p.expand_threshold_for(19), 5);
         assert_eq!(p.widening(1_000_000), usize::MAX);
+    }
+
+    #[test]
+    fn two_sided_ladders_in_the_playouts_are_off_unless_set() {
+        let mut p = Params::default();
+        assert!(!p.ladder_both_for(9) && !p.ladder_both_for(19));
+        p.set("ladder_both=2").unwrap();
+        assert!(!p.ladder_both_for(9) && p.ladder_both_for(13) && p.ladder_both_for(19));
+        p.set("ladder_both=1").unwrap();
+        assert!(p.ladder_both_for(9));
     }
 
     #[test]

@@ -313,6 +313,7 @@ impl Worker {
         );
         self.playout.configure_nlib(params.nlib_defense);
         self.playout.configure_fights(params.fights);
+        self.playout.configure_ladders(params.ladder_both_for(size));
         let level = if policy == Policy::Heavy {
             params.lgrf_for(size)
         } else {
