@@ -628,6 +628,22 @@ pub fn write(game: &Game) -> String {
     out
 }
 
+/// Helpers for tests elsewhere in the crate.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::{LoadUntil, load};
+    use crate::game::Game;
+    use crate::rules::Rules;
+
+    /// The game of the record `text` (a file of gtp-scripts/sgf) before move `before`, under
+    /// Chinese rules and komi 7.5.
+    pub(crate) fn game_before(text: &str, before: usize) -> Game {
+        let rules = Rules::chinese();
+        let until = LoadUntil::BeforeMove(before);
+        load(text, &until, &rules, rules.ko, 7.5).expect("a valid game record")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -230,7 +230,7 @@ pub fn ladder_captures(
 
 /// [`ladder_captures`] played out on `board` itself (which it changes).
 pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: usize) -> bool {
-    chase(board, stone, defender, max_plies, false)
+    chase(board, stone, defender, max_plies)
 }
 
 /// [`read_ladder`] that also reads on where the ladder gives the chain three liberties: the
@@ -241,14 +241,9 @@ pub fn read_ladder(board: &mut Board, stone: Point, defender: Color, max_plies: 
 /// approach per line keeps the reading small; it runs only where the plain reader would have
 /// stopped at three liberties. Where the attacker's usual atari lets the chain away it also
 /// tries the other one ([`chase_both`]). Reads on copies of `board` (allocated per reading:
-/// for the priors, not the playouts); `board` itself is left as it was.
-pub fn read_ladder_or_net(
-    board: &mut Board,
-    stone: Point,
-    defender: Color,
-    max_plies: usize,
-) -> bool {
-    chase(board, stone, defender, max_plies, true)
+/// for the priors, not the playouts).
+pub fn read_ladder_or_net(board: &Board, stone: Point, defender: Color, max_plies: usize) -> bool {
+    chase_from_copy(board, stone, defender, max_plies)
 }
 
 /// Ataris the branching reader ([`chase_both`]) may play in one reading: far more than a
@@ -256,13 +251,16 @@ pub fn read_ladder_or_net(
 /// full of two-liberty chains cannot make one prior slow.
 const BRANCHING_STEPS: u32 = 400;
 
-/// The ladder reader of [`read_ladder`]; with `nets`, of [`read_ladder_or_net`].
-fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize, nets: bool) -> bool {
-    if nets {
-        let mut budget = BRANCHING_STEPS;
-        let mut boards = vec![board.clone()];
-        return chase_both(&mut boards, 0, stone, defender, max_plies, &mut budget);
-    }
+/// [`chase_both`] from a copy of `board`, with its budget: the reader of
+/// [`read_ladder_or_net`].
+fn chase_from_copy(board: &Board, stone: Point, defender: Color, max_plies: usize) -> bool {
+    let mut budget = BRANCHING_STEPS;
+    let mut boards = vec![board.clone()];
+    chase_both(&mut boards, 0, stone, defender, max_plies, &mut budget)
+}
+
+/// The ladder reader of [`read_ladder`], playing on `board`.
+fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize) -> bool {
     let scratch = board;
     let attacker = defender.opponent();
     for _ in 0..max_plies {
@@ -284,12 +282,8 @@ fn chase(board: &mut Board, stone: Point, defender: Color, max_plies: usize, net
         let Some((atari, escape, _)) = best else {
             return false;
         };
-        match atari_and_run(scratch, stone, atari, escape, attacker) {
-            Some(false) if nets && at_three_liberties(scratch, stone, defender) => {
-                return net_captures(scratch, stone, defender, max_plies);
-            }
-            Some(captured) => return captured,
-            None => {}
+        if let Some(captured) = atari_and_run(scratch, stone, atari, escape, attacker) {
+            return captured;
         }
     }
     // Too long to read: assume the ladder fails for the attacker (the chain escapes).
@@ -642,7 +636,7 @@ pub fn atari_captures_both(
 }
 
 /// The ladder reader behind an `atari_captures` function.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Reader {
     /// [`read_ladder`].
     OneSided,
@@ -678,17 +672,18 @@ fn atari_chase(
         _ => return false,
     }
     scratch.copy_from(board);
-    let nets = reader == Reader::Nets;
-    match atari_and_run(scratch, stone, atari, escape, c) {
-        Some(false) if nets && at_three_liberties(scratch, stone, runner) => {
+    let step = atari_and_run(scratch, stone, atari, escape, c);
+    match (step, reader) {
+        (Some(false), Reader::Nets) if at_three_liberties(scratch, stone, runner) => {
             net_captures(scratch, stone, runner, max_plies)
         }
-        Some(captured) => captured,
-        None if reader == Reader::BothSides => {
+        (Some(captured), _) => captured,
+        (None, Reader::OneSided) => chase(scratch, stone, runner, max_plies),
+        (None, Reader::BothSides) => {
             let line = [(atari, c), (escape, runner)];
             chase_replaying(scratch, board, &line, stone, runner, max_plies)
         }
-        None => chase(scratch, stone, runner, max_plies, nets),
+        (None, Reader::Nets) => chase_from_copy(scratch, stone, runner, max_plies),
     }
 }
 
@@ -707,6 +702,7 @@ pub fn can_capture_attacker(board: &Board, stone: Point, defender: Color) -> boo
 mod tests {
     use super::*;
     use crate::board::test_support::{board_from, pt};
+    use crate::sgf::test_support::game_before;
 
     #[test]
     fn self_atari_cases() {
@@ -843,16 +839,13 @@ mod tests {
         for (rows, captured) in [(rows, true), (rows_breaker, false)] {
             let mut ext = board_from(&rows);
             ext.play(d4, Color::Black);
-            assert_eq!(read_ladder_or_net(&mut ext, c3, Color::Black, 40), captured);
+            assert_eq!(read_ladder_or_net(&ext, c3, Color::Black, 40), captured);
         }
     }
 
     /// The position of the game record `text` before move `before`.
     fn position(text: &str, before: usize) -> Board {
-        let rules = crate::rules::Rules::chinese();
-        let until = crate::sgf::LoadUntil::BeforeMove(before);
-        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
-        game.board().clone()
+        game_before(text, before).board().clone()
     }
 
     /// A slow reference ladder reader: the attacker tries both ataris, the runner its
@@ -1035,7 +1028,7 @@ mod tests {
                 "{v}"
             );
             assert!(
-                read_ladder_or_net(&mut run.clone(), p, Color::White, PRIOR_LADDER_PLIES),
+                read_ladder_or_net(&run, p, Color::White, PRIOR_LADDER_PLIES),
                 "{v}"
             );
             // The playouts' two-sided reader agrees; the one-sided one calls it escaped.
@@ -1079,7 +1072,7 @@ mod tests {
                     {
                         heads.push(board.chain_id(p));
                         // Is the chain captured in a ladder, the attacker to move?
-                        let fast = read_ladder_or_net(&mut board.clone(), p, c, PRIOR_LADDER_PLIES);
+                        let fast = read_ladder_or_net(board, p, c, PRIOR_LADDER_PLIES);
                         let slow = reference_ladder(board, p, c, PRIOR_LADDER_PLIES);
                         let plain = read_ladder(&mut board.clone(), p, c, PRIOR_LADDER_PLIES);
                         let at = board.vertex_name(p);
@@ -1114,7 +1107,7 @@ mod tests {
             PRIOR_LADDER_PLIES
         ));
         assert!(read_ladder_or_net(
-            &mut run.clone(),
+            &run,
             d13,
             Color::Black,
             PRIOR_LADDER_PLIES

@@ -815,10 +815,8 @@ mod tests {
         // group, where Black's atari from the other side captures it (GNU Go 3.8: `defend
         // M4` gives 0). Reading the attacker's ataris from both sides, the playouts' answer
         // to the atari leaves the run out; the one-sided reader takes it for an escape.
-        let rules = crate::rules::Rules::chinese();
         let text = include_str!("../../gtp-scripts/sgf/ladder19b.sgf");
-        let until = crate::sgf::LoadUntil::BeforeMove(48);
-        let game = crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap();
+        let game = crate::sgf::test_support::game_before(text, 48);
         let board = game.board();
         let run = pt(board, "M5");
         let answers = |both: bool| {

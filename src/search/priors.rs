@@ -423,6 +423,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::rules::Rules;
+    use crate::sgf::test_support::game_before;
 
     /// The 9x9 weights with every hand rule on (the defaults leave most of them to the
     /// learned policy), so each rule's own effect shows.
@@ -648,13 +649,6 @@ mod tests {
         assert!(x < 0.5, "ladder {x}");
         let (_, y) = prior(&broken, scratch);
         assert!(y > 0.5, "escape {y}");
-    }
-
-    /// The game of the record `text` up to move `before`.
-    fn game_before(text: &str, before: usize) -> Game {
-        let rules = Rules::chinese();
-        let until = crate::sgf::LoadUntil::BeforeMove(before);
-        crate::sgf::load(text, &until, &rules, rules.ko, 7.5).unwrap()
     }
 
     #[test]
