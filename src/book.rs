@@ -310,53 +310,142 @@ pub fn build(
             .filter(|(_, role)| role.ours || ply + 1 < opts.plies)
             .collect();
         let results = search_level(&wanted, opts, config, progress)?;
-        let mut next: Vec<(Vec<Move>, Role)> = Vec::new();
-        let mut next_keys: HashMap<u64, usize> = HashMap::new();
+        let mut next = Frontier::default();
         for ((moves, role), (entry, candidates)) in wanted.iter().zip(results) {
-            let mut followed: Vec<(Move, Role)> = Vec::new();
+            seen.insert(entry_key(&entry.moves, opts)?);
             if role.ours {
-                followed.push((
-                    entry.reply,
-                    Role {
-                        ours: false,
-                        theirs: true,
-                    },
-                ));
+                next.add(moves, entry.reply, THEIRS, &seen, opts)?;
             }
             if role.theirs {
                 for &mv in candidates.iter().chain(&played_in_games(moves, opts)?) {
-                    followed.push((
-                        mv,
-                        Role {
-                            ours: true,
-                            theirs: false,
-                        },
-                    ));
+                    next.add(moves, mv, OURS, &seen, opts)?;
                 }
             }
-            seen.insert(entry_key(&entry.moves, opts)?);
             done.push(entry);
-            for (mv, child_role) in followed {
-                let mut child = moves.clone();
-                child.push(mv);
-                let key = entry_key(&child, opts)?;
-                if seen.contains(&key) {
-                    continue;
-                }
-                match next_keys.get(&key) {
-                    Some(&i) => {
-                        let r = &mut next[i].1;
-                        r.ours |= child_role.ours;
-                        r.theirs |= child_role.theirs;
-                    }
+        }
+        level = next.positions;
+    }
+    Ok(done)
+}
+
+/// A position the engine is to move in next.
+const OURS: Role = Role {
+    ours: true,
+    theirs: false,
+};
+
+/// A position the opponent is to move in next.
+const THEIRS: Role = Role {
+    ours: false,
+    theirs: true,
+};
+
+/// The positions of the next ply of a book's tree, each once whatever the moves' order or
+/// orientation (a position reached both as ours and as theirs is both).
+#[derive(Default)]
+struct Frontier {
+    positions: Vec<(Vec<Move>, Role)>,
+    keys: HashMap<u64, usize>,
+}
+
+impl Frontier {
+    /// Adds the position `moves` then `mv` reach, unless it is in `seen` already.
+    fn add(
+        &mut self,
+        moves: &[Move],
+        mv: Move,
+        role: Role,
+        seen: &std::collections::HashSet<u64>,
+        opts: &BuildOptions,
+    ) -> Result<(), String> {
+        let mut child = moves.to_vec();
+        child.push(mv);
+        let key = entry_key(&child, opts)?;
+        if seen.contains(&key) {
+            return Ok(());
+        }
+        match self.keys.get(&key) {
+            Some(&i) => {
+                let r = &mut self.positions[i].1;
+                r.ours |= role.ours;
+                r.theirs |= role.theirs;
+            }
+            None => {
+                self.keys.insert(key, self.positions.len());
+                self.positions.push((child, role));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lengthens the book `base` along the lines games play, up to `opts.plies` moves into the
+/// game: where the engine is to move it plays the base's reply or, where the base has none,
+/// a searched one; where the opponent is to move, every move the games (`opts.game_moves`)
+/// played at least `opts.min_games` times there is followed. So an opponent that plays the
+/// same line game after game (a deterministic engine) meets long-searched replies deeper
+/// than the base's tree goes. Returns the new positions only; `opts.replies` and
+/// `opts.min_share` are not used.
+pub fn extend(
+    base: &Book,
+    opts: &BuildOptions,
+    config: &SearchConfig,
+    progress: &(dyn Fn(&BuiltEntry, usize, usize) + Sync),
+) -> Result<Vec<BuiltEntry>, String> {
+    crate::game::check_size(opts.size)?;
+    if base.size != opts.size || base.komi != opts.komi {
+        return Err(format!(
+            "the base book is for {}x{}, komi {}: not for {}x{}, komi {}",
+            base.size, base.size, base.komi, opts.size, opts.size, opts.komi
+        ));
+    }
+    let mut done: Vec<BuiltEntry> = Vec::new();
+    let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let both = Role {
+        ours: true,
+        theirs: true,
+    };
+    let mut level: Vec<(Vec<Move>, Role)> = vec![(Vec::new(), both)];
+    for _ in 0..opts.plies {
+        let mut replies: Vec<Option<Move>> = Vec::with_capacity(level.len());
+        let mut missing: Vec<(Vec<Move>, Role)> = Vec::new();
+        for (moves, role) in &level {
+            let reply = if role.ours {
+                let game = replay(moves, opts)?;
+                base.lookup(&game, game.to_move())
+            } else {
+                None
+            };
+            if role.ours && reply.is_none() {
+                missing.push((moves.clone(), *role));
+            }
+            replies.push(reply);
+        }
+        let mut searched = search_level(&missing, opts, config, progress)?.into_iter();
+        let mut next = Frontier::default();
+        for ((moves, role), reply) in level.iter().zip(replies) {
+            seen.insert(entry_key(moves, opts)?);
+            if role.ours {
+                let reply = match reply {
+                    Some(mv) => mv,
                     None => {
-                        next_keys.insert(key, next.len());
-                        next.push((child, child_role));
+                        let (entry, _) = searched.next().ok_or("a book search did not finish")?;
+                        let mv = entry.reply;
+                        done.push(entry);
+                        mv
                     }
+                };
+                if reply != Move::Pass {
+                    next.add(moves, reply, THEIRS, &seen, opts)?;
+                }
+            }
+            if role.theirs {
+                for mv in played_in_games(moves, opts)? {
+                    next.add(moves, mv, OURS, &seen, opts)?;
                 }
             }
         }
-        level = next;
+        level = next.positions;
     }
     Ok(done)
 }
@@ -506,8 +595,6 @@ fn search_position(
 
 /// A built book as the text [`Book::parse`] reads, with a header saying how it was made.
 pub fn to_text(entries: &[BuiltEntry], opts: &BuildOptions, command: &str) -> String {
-    let board = Board::new(opts.size);
-    let name = |mv: Move| board.move_name(mv);
     let mut out = format!(
         "# shoutan opening book: {} positions, each searched with {} playouts\n# made by: {command}\n# position (moves from the empty board) : reply  # win rate of the reply, its share of the visits\nsize {}\nkomi {}\n",
         entries.len(),
@@ -515,6 +602,37 @@ pub fn to_text(entries: &[BuiltEntry], opts: &BuildOptions, command: &str) -> St
         opts.size,
         opts.komi
     );
+    out.push_str(&entry_lines(entries, opts.size));
+    out
+}
+
+/// The base book's text with the positions `extend` added after it, under a comment saying
+/// how they were made.
+pub fn extended_text(
+    base_text: &str,
+    entries: &[BuiltEntry],
+    opts: &BuildOptions,
+    command: &str,
+) -> String {
+    let mut out = base_text.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "# extended by: {command}\n# {} positions on the lines of its games, {} moves deep, each searched with {} playouts\n",
+        entries.len(),
+        opts.plies,
+        opts.playouts
+    ));
+    out.push_str(&entry_lines(entries, opts.size));
+    out
+}
+
+/// One book line per searched position with a reply.
+fn entry_lines(entries: &[BuiltEntry], size: usize) -> String {
+    let board = Board::new(size);
+    let name = |mv: Move| board.move_name(mv);
+    let mut out = String::new();
     for e in entries {
         if e.reply == Move::Pass {
             continue;
@@ -700,5 +818,113 @@ mod tests {
         let again = build(&opts, &config, &|_, _, _| {}).expect("builds");
         let text = |es: &[BuiltEntry]| to_text(es, &opts, "test");
         assert_eq!(text(&entries), text(&again));
+    }
+
+    #[test]
+    fn an_extended_book_keeps_its_lines_and_follows_the_games_deeper() {
+        // A base book with only Black's first move, and games whose White answers C3 with
+        // B3 three times and with D4 once.
+        let base_text = "size 5\nkomi 2.5\n : C3\n";
+        let base = Book::parse(base_text).expect("base parses");
+        let board = Board::new(5);
+        let record = |names: &[&str]| crate::policy::records::GameRecord {
+            name: "test".into(),
+            size: 5,
+            setup: Vec::new(),
+            moves: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    let color = if i % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    (color, board.parse_move(n).expect("vertex"))
+                })
+                .collect(),
+        };
+        let games = vec![
+            record(&["C3", "B3", "D3"]),
+            record(&["C3", "B3", "C2"]),
+            record(&["C3", "B3", "D3"]),
+            record(&["C3", "D4", "B2"]),
+        ];
+        let opts = BuildOptions {
+            size: 5,
+            komi: 2.5,
+            plies: 3,
+            replies: 0,
+            min_share: 0.0,
+            playouts: 200,
+            workers: 2,
+            game_moves: count_game_moves(&games, 5, 3),
+            min_games: 3,
+        };
+        let config = SearchConfig {
+            seed: Some(5),
+            ..SearchConfig::default()
+        };
+        let entries = extend(&base, &opts, &config, &|_, _, _| {}).expect("extends");
+        // Positions compare under the board's symmetries (C3 B3 is C3 D3 turned).
+        let keys: Vec<u64> = entries
+            .iter()
+            .map(|e| entry_key(&e.moves, &opts).expect("legal"))
+            .collect();
+        let lines: Vec<Vec<String>> = entries
+            .iter()
+            .map(|e| e.moves.iter().map(|&m| board.move_name(m)).collect())
+            .collect();
+        let has = |names: &[&str]| {
+            let moves: Vec<Move> = names
+                .iter()
+                .map(|n| board.parse_move(n).expect("vertex"))
+                .collect();
+            keys.contains(&entry_key(&moves, &opts).expect("legal"))
+        };
+        assert!(
+            !has(&[]),
+            "the base's position is not searched again: {lines:?}"
+        );
+        assert!(
+            has(&["C3"]),
+            "White's answer to the games' first move: {lines:?}"
+        );
+        assert!(
+            has(&["C3", "B3"]),
+            "the games' White move three times: {lines:?}"
+        );
+        assert!(
+            !has(&["C3", "D4"]),
+            "a move played once is not followed: {lines:?}"
+        );
+        assert!(entries.iter().all(|e| e.moves.len() < opts.plies));
+        let text = extended_text(base_text, &entries, &opts, "test");
+        let book = Book::parse(&text).expect("the extended book reads back");
+        let replies = entries.iter().filter(|e| e.reply != Move::Pass).count();
+        assert_eq!(book.len(), replies + 1);
+        let game_of_5 = |moves: &[Move]| {
+            let mut game = Game::new(5, Rules::chinese()).expect("5x5");
+            game.set_komi(2.5);
+            for &mv in moves {
+                let c = game.to_move();
+                game.play(mv, c).expect("legal");
+            }
+            game
+        };
+        let empty = game_of_5(&[]);
+        let c3 = board.parse_move("C3").expect("vertex");
+        assert_eq!(
+            book.lookup(&empty, Color::Black),
+            Some(c3),
+            "the base's line holds"
+        );
+        for e in entries.iter().filter(|e| e.reply != Move::Pass) {
+            let game = game_of_5(&e.moves);
+            assert_eq!(book.lookup(&game, game.to_move()), Some(e.reply));
+        }
+        // A base for another komi is refused, not extended.
+        let other = Book::parse("size 5\nkomi 0.5\n : C3\n").expect("parses");
+        assert!(extend(&other, &opts, &config, &|_, _, _| {}).is_err());
     }
 }

@@ -144,7 +144,8 @@ enum Command {
         games: Vec<PathBuf>,
     },
     /// Build an opening book: search every position shoutan may meet in the first moves
-    /// (as Black or White) with many playouts and write the replies (see `docs/book.md`).
+    /// (as Black or White) with many playouts and write the replies (see `docs/book.md`);
+    /// with --base, lengthen a book along the lines of --games instead.
     /// Uses --size (default 9), --komi, --seed, --threads (positions searched at once).
     BuildBook {
         /// Where to write the book.
@@ -168,6 +169,10 @@ enum Command {
         /// A move of those games is followed when played at least this many times.
         #[arg(long, default_value_t = 2)]
         min_games: u32,
+        /// Lengthen this book instead: keep its lines and add searched replies along the
+        /// lines --games play (opponent moves played --min-games times), --plies deep.
+        #[arg(long)]
+        base: Option<PathBuf>,
     },
     /// Measure playout speed (light and heavy) on empty 9x9 and 19x19 boards.
     Bench {
@@ -422,15 +427,17 @@ fn train_playout_patterns(
     Ok(())
 }
 
-/// `shoutan build-book`: searches the opening and writes the book.
+/// `shoutan build-book`: searches the opening (or lengthens the book `base`) and writes the
+/// book.
 fn build_book(
     opts: &book::BuildOptions,
     engine: &EngineOptions,
+    base: Option<&std::path::Path>,
     out: &std::path::Path,
 ) -> Result<(), String> {
     let start = std::time::Instant::now();
     let config = gtp::search_config(engine);
-    let entries = book::build(opts, &config, &|e, done, of| {
+    let progress = |e: &book::BuiltEntry, done: usize, of: usize| {
         let board = shoutan::board::Board::new(opts.size);
         let moves: Vec<String> = e.moves.iter().map(|&m| board.move_name(m)).collect();
         eprintln!(
@@ -441,9 +448,20 @@ fn build_book(
             100.0 * e.share,
             start.elapsed().as_secs_f64()
         );
-    })?;
+    };
     let command: Vec<String> = std::env::args().skip(1).collect();
-    let text = book::to_text(&entries, opts, &format!("shoutan {}", command.join(" ")));
+    let command = format!("shoutan {}", command.join(" "));
+    let text = match base {
+        None => book::to_text(&book::build(opts, &config, &progress)?, opts, &command),
+        Some(path) => {
+            let base_text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let base_book =
+                Book::parse(&base_text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let entries = book::extend(&base_book, opts, &config, &progress)?;
+            book::extended_text(&base_text, &entries, opts, &command)
+        }
+    };
     std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
     let check = Book::parse(&text)?;
     println!(
@@ -570,6 +588,7 @@ fn main() -> ExitCode {
             book_playouts,
             ref games,
             min_games,
+            ref base,
         }) => {
             let size = cli.size.unwrap_or(9);
             let game_moves = if games.is_empty() {
@@ -595,7 +614,7 @@ fn main() -> ExitCode {
                 game_moves,
                 min_games,
             };
-            match build_book(&build, &opts, out) {
+            match build_book(&build, &opts, base.as_deref(), out) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("shoutan: {e}");
