@@ -297,11 +297,7 @@ pub fn build(
     crate::game::check_size(opts.size)?;
     let mut done: Vec<BuiltEntry> = Vec::new();
     let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
-    let both = Role {
-        ours: true,
-        theirs: true,
-    };
-    let mut level: Vec<(Vec<Move>, Role)> = vec![(Vec::new(), both)];
+    let mut level: Vec<(Vec<Move>, Role)> = vec![(Vec::new(), BOTH)];
     for ply in 0..opts.plies {
         // An opponent position needs a search only when its replies lead to one of ours
         // still inside the book.
@@ -327,6 +323,12 @@ pub fn build(
     }
     Ok(done)
 }
+
+/// The empty board: the engine may move first there, or the opponent may.
+const BOTH: Role = Role {
+    ours: true,
+    theirs: true,
+};
 
 /// A position the engine is to move in next.
 const OURS: Role = Role {
@@ -401,11 +403,7 @@ pub fn extend(
     }
     let mut done: Vec<BuiltEntry> = Vec::new();
     let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
-    let both = Role {
-        ours: true,
-        theirs: true,
-    };
-    let mut level: Vec<(Vec<Move>, Role)> = vec![(Vec::new(), both)];
+    let mut level: Vec<(Vec<Move>, Role)> = vec![(Vec::new(), BOTH)];
     for _ in 0..opts.plies {
         let mut replies: Vec<Option<Move>> = Vec::with_capacity(level.len());
         let mut missing: Vec<(Vec<Move>, Role)> = Vec::new();
