@@ -2,7 +2,7 @@
 //! pass into a loss, pass when the game is settled and passing is safe, capture dead stones
 //! in cleanup mode), and resigning ([`Resignation`]), which the game decides, not a search.
 
-use crate::board::{Cell, Color, Move, Point};
+use crate::board::{Board, Cell, Color, Move, Point};
 use crate::game::Game;
 use crate::playout::Policy;
 use crate::rules::Scoring;
@@ -14,6 +14,7 @@ use crate::tactics;
 
 use super::Searcher;
 use super::params::{Mode, SearchConfig};
+use super::priors::runs_into_ladder;
 use super::results::{SearchResult, Summary};
 
 /// Root visits a search needs before its win rate may count towards resigning: below that
@@ -37,6 +38,12 @@ const CLEANUP_WINRATE_MARGIN: f64 = 0.05;
 const AFTER_PASS_MIN_PRIME: u32 = 64;
 /// See [`AFTER_PASS_MIN_PRIME`].
 const AFTER_PASS_PRIME_FACTOR: u32 = 4;
+
+/// A read-dead ladder run the search prefers gives way to another move up to this much worse
+/// by win rate: playout noise, not a chain saved ([`Searcher::decide`]).
+const LADDER_RUN_MARGIN: f64 = 0.05;
+/// The other move needs at least 1/this of the run's visits for its win rate to count.
+const LADDER_RUN_VISIT_SHARE: u32 = 20;
 
 /// After the opponent's pass in an open game, passing back still ends the game when the best
 /// real move wins less often than this: going on would more likely lose than not, and the
@@ -185,7 +192,52 @@ impl Searcher {
         {
             return Move::Pass;
         }
+        if let Move::Play(p) = best
+            && let Some(other) = self.instead_of_ladder_run(board, color, p, summary)
+        {
+            log::debug!(
+                "{} runs into a ladder that catches it: {} instead",
+                board.move_name(best),
+                board.move_name(other)
+            );
+            return other;
+        }
         best
+    }
+
+    /// When `p`, the search's choice for `color`, runs a chain out of atari into a ladder
+    /// (or net) that catches it anyway, the move to play instead: the most visited other
+    /// move whose win rate is within [`LADDER_RUN_MARGIN`] of the run's and which has a
+    /// [`LADDER_RUN_VISIT_SHARE`]th of its visits. In a lost game every move's win rate is
+    /// low and the run's complications in the playouts keep it on top; a person sees a
+    /// chain running along the edge to its death. A run worth more than the margin stays:
+    /// there the search has seen the reader miss something.
+    fn instead_of_ladder_run(
+        &self,
+        board: &Board,
+        color: Color,
+        p: Point,
+        summary: &Summary,
+    ) -> Option<Move> {
+        let net_reading = self.config.params.priors_for(board.size()).net_reading;
+        let mut scratch = Board::new(board.size());
+        if !runs_into_ladder(board, p, color, net_reading, &mut scratch) {
+            return None;
+        }
+        let run = summary.best()?;
+        summary
+            .candidates
+            .iter()
+            .find(|c| {
+                let Move::Play(q) = c.mv else {
+                    return false;
+                };
+                q != p
+                    && c.visits.saturating_mul(LADDER_RUN_VISIT_SHARE) >= run.visits
+                    && c.winrate >= run.winrate - LADDER_RUN_MARGIN
+                    && !runs_into_ladder(board, q, color, net_reading, &mut scratch)
+            })
+            .map(|c| c.mv)
     }
 
     /// Whether passing now is safe: playouts as if we had passed (the opponent to move, who

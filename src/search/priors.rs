@@ -164,6 +164,45 @@ impl Acc {
     }
 }
 
+/// Whether `c` playing `p` on `board` only runs an own chain out of atari into a ladder (with
+/// `net_reading`, also a net) that captures it anyway: a run that saves nothing and loses
+/// more stones. `scratch` is a board to read on.
+pub fn runs_into_ladder(
+    board: &Board,
+    p: Point,
+    c: Color,
+    net_reading: bool,
+    scratch: &mut Board,
+) -> bool {
+    let own = Cell::stone(c);
+    let own_in_atari = board
+        .neighbors(p)
+        .iter()
+        .any(|&n| board.cell(n) == own && board.liberties(n) == 1);
+    own_in_atari
+        && !board.captures_any(p, c)
+        && liberties_after(board, p, c, 3) == 2
+        && ladder_catches(board, p, c, net_reading, scratch)
+}
+
+/// Whether the chain `c` makes by playing `p` is caught by a ladder (or a net) read on
+/// `scratch`.
+fn ladder_catches(
+    board: &Board,
+    p: Point,
+    c: Color,
+    net_reading: bool,
+    scratch: &mut Board,
+) -> bool {
+    scratch.copy_from(board);
+    scratch.play(p, c);
+    if net_reading {
+        tactics::read_ladder_or_net(scratch, p, c, PRIOR_LADDER_PLIES)
+    } else {
+        tactics::read_ladder(scratch, p, c, PRIOR_LADDER_PLIES)
+    }
+}
+
 /// The prior of `c` playing `mv` on `board` (legal, not filling an own eye): equivalent visits
 /// and their mean value for `c`. `scratch` is a board to read ladders on.
 pub fn move_prior(
@@ -254,18 +293,11 @@ pub fn move_prior(
         }
     }
     let libs_after = liberties_after(board, p, c, 3);
-    // Running out of atari to two liberties saves nothing when a ladder captures the chain
-    // anyway; it only makes the loss bigger.
-    let runs_into_ladder = own_in_atari && captured_stones == 0 && libs_after == 2 && {
-        scratch.copy_from(board);
-        scratch.play(p, c);
-        if w.net_reading {
-            tactics::read_ladder_or_net(scratch, p, c, PRIOR_LADDER_PLIES)
-        } else {
-            tactics::read_ladder(scratch, p, c, PRIOR_LADDER_PLIES)
-        }
-    };
-    if runs_into_ladder {
+    if own_in_atari
+        && captured_stones == 0
+        && libs_after == 2
+        && ladder_catches(board, p, c, w.net_reading, scratch)
+    {
         acc.add(w.ladder_run, 0.0);
         return acc.finish();
     }
