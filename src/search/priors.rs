@@ -293,6 +293,7 @@ pub fn move_prior(
         }
     }
     let libs_after = liberties_after(board, p, c, 3);
+    // [`runs_into_ladder`]'s test, from what this function has already counted.
     if own_in_atari
         && captured_stones == 0
         && libs_after == 2
