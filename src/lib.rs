@@ -13,6 +13,7 @@ pub mod game;
 pub mod gtp;
 pub mod patterns;
 pub mod playout;
+pub mod playout_accuracy;
 pub mod policy;
 pub mod referee;
 pub mod review;

@@ -143,6 +143,26 @@ enum Command {
         #[arg(long, num_args = 1.., required = true)]
         games: Vec<PathBuf>,
     },
+    /// Measure the playouts' judgement: from positions of finished games (counted results,
+    /// e.g. B+3.5), their ownership of every point against the final count. Uses
+    /// --playout, --search-param and --seed (see `docs/strength.md`).
+    BenchPlayouts {
+        /// Games: SGF files, directories of them, .tar.gz archives.
+        #[arg(long, num_args = 1.., required = true)]
+        games: Vec<PathBuf>,
+        /// Judge the positions before these move numbers.
+        #[arg(long, value_delimiter = ',', default_values_t = [100, 150, 200])]
+        at: Vec<usize>,
+        /// Only where the game went on for at least this many moves after.
+        #[arg(long, default_value_t = 50)]
+        margin: usize,
+        /// Playouts per position.
+        #[arg(long, default_value_t = 2000)]
+        bench_playouts: u32,
+        /// At most this many games are used (0: all).
+        #[arg(long, default_value_t = 0)]
+        max_games: usize,
+    },
     /// Build an opening book: search every position shoutan may meet in the first moves
     /// (as Black or White) with many playouts and write the replies (see `docs/book.md`);
     /// with --base, lengthen a book along the lines of --games instead.
@@ -503,6 +523,33 @@ fn bench_policy(
     Ok(())
 }
 
+fn run_bench_playouts(
+    games: &[PathBuf],
+    settings: &shoutan::playout_accuracy::Settings,
+    max_games: usize,
+) -> Result<(), String> {
+    use shoutan::policy::records::{GameSet, read_texts};
+    let mut set = GameSet::default();
+    let mut texts = read_texts(games, &mut set, |_| {})?;
+    if max_games > 0 {
+        texts.truncate(max_games);
+    }
+    let start = std::time::Instant::now();
+    let n = texts.len();
+    let (acc, skipped) = shoutan::playout_accuracy::measure(&texts, settings, |done| {
+        if done % 20 == 0 {
+            eprintln!("bench-playouts: {done} of {n} games");
+        }
+    });
+    println!(
+        "{n} games read: {} without a counted result, {} whose count disagrees with it (more than {} points)",
+        skipped.no_count, skipped.disputed, settings.max_count_gap
+    );
+    print!("{}", acc.table());
+    println!("{:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let level = if cli.verbose { "info" } else { "warn" };
@@ -573,6 +620,30 @@ fn main() -> ExitCode {
         }
         Some(Command::BenchPolicy { games }) => {
             match bench_policy(&games, cli.patterns.as_deref(), opts.threads) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("shoutan: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::BenchPlayouts {
+            ref games,
+            ref at,
+            margin,
+            bench_playouts,
+            max_games,
+        }) => {
+            let settings = shoutan::playout_accuracy::Settings {
+                at: at.clone(),
+                margin,
+                playouts: bench_playouts,
+                policy: opts.policy,
+                params: opts.params.clone(),
+                seed: opts.seed.unwrap_or(1),
+                max_count_gap: 8.0,
+            };
+            match run_bench_playouts(games, &settings, max_games) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("shoutan: {e}");

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, Move, Point};
 use crate::game::Game;
+use crate::playout::Policy;
 use crate::rules::{KoRule, Scoring};
 use crate::score::ownership::OwnershipTally;
 use crate::score::settle::{TWO_PASS_DEAD_SHARE, dead_stones};
@@ -439,6 +440,27 @@ impl Searcher {
         }
         tree.compact(id);
     }
+}
+
+/// The ownership `n` playouts from `game`'s position find without the tree, the playouts
+/// configured as the search's with `params` (its steps and rates) and seeded by `seed`: the
+/// playouts' own judgement of the position, as `shoutan bench-playouts` scores it.
+pub fn playout_ownership(
+    game: &Game,
+    params: &Params,
+    policy: Policy,
+    n: u32,
+    seed: u64,
+) -> Ownership {
+    let mut worker = Worker::new(seed);
+    worker.prime_ownership(
+        game,
+        game.to_move(),
+        effective_komi(game),
+        policy,
+        params,
+        n,
+    )
 }
 
 /// The moves searched at the root: every legal move (superko included) that does not fill
