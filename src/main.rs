@@ -145,7 +145,8 @@ enum Command {
     },
     /// Measure the playouts' judgement: from positions of finished games (counted results,
     /// e.g. B+3.5), their ownership of every point against the final count. Uses
-    /// --playout, --search-param and --seed (see `docs/strength.md`).
+    /// --playouts per position (default 2000), --playout, --search-param and --seed (see
+    /// `docs/strength.md`).
     BenchPlayouts {
         /// Games: SGF files, directories of them, .tar.gz archives.
         #[arg(long, num_args = 1.., required = true)]
@@ -156,9 +157,6 @@ enum Command {
         /// Only where the game went on for at least this many moves after.
         #[arg(long, default_value_t = 50)]
         margin: usize,
-        /// Playouts per position.
-        #[arg(long, default_value_t = 2000)]
-        bench_playouts: u32,
         /// At most this many games are used (0: all).
         #[arg(long, default_value_t = 0)]
         max_games: usize,
@@ -631,13 +629,12 @@ fn main() -> ExitCode {
             ref games,
             ref at,
             margin,
-            bench_playouts,
             max_games,
         }) => {
             let settings = shoutan::playout_accuracy::Settings {
                 at: at.clone(),
                 margin,
-                playouts: bench_playouts,
+                playouts: u32::try_from(opts.playouts.unwrap_or(2000)).unwrap_or(u32::MAX),
                 policy: opts.policy,
                 params: opts.params.clone(),
                 seed: opts.seed.unwrap_or(1),

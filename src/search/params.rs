@@ -63,10 +63,12 @@ pub struct Params {
     pub lgrf_order: u8,
     /// Learned 3x3 pattern gammas in the heavy playouts' shape step
     /// ([`crate::playout::gammas`]): 0 off (hand-written shapes), 1 on, 2 on boards up
-    /// to 9x9 only.
+    /// to 9x9 only, 3 on boards of 13x13 and up (the default: on 19x19 they judge finished
+    /// games' positions better, docs/strength.md).
     pub gammas: u8,
     /// Drawing weight, in units of gamma, of "no shape move" beside the candidates' gammas
-    /// when `gammas` is on (the rest goes on to the random move).
+    /// when `gammas` is on (the rest goes on to the random move). Small: a shape is nearly
+    /// always played when there is one, as in Pachi's playouts.
     pub gamma_rest: f32,
     /// Chance (0..1) that a heavy playout fights the last ko: connects or retakes it in
     /// the two moves after its ban ends ([`crate::playout::Playout::configure_heavy`]).
@@ -161,8 +163,8 @@ impl Default for Params {
             virtual_loss: 1,
             lgrf: None,
             lgrf_order: 0,
-            gammas: 0,
-            gamma_rest: 0.5,
+            gammas: 3,
+            gamma_rest: 0.05,
             ko_fight: 0.0,
             self_atari_check: 1.0,
             capture_anywhere: 0.0,
@@ -257,7 +259,7 @@ impl Params {
             "virtual_loss" => self.virtual_loss = (number as u32).clamp(1, 100),
             "lgrf" => self.lgrf = Some((number as u8).min(2)),
             "lgrf_order" => self.lgrf_order = (number as u8).min(1),
-            "gammas" => self.gammas = (number as u8).min(2),
+            "gammas" => self.gammas = (number as u8).min(3),
             "gamma_rest" => self.gamma_rest = (number as f32).min(64.0),
             "ko_fight" => self.ko_fight = (number as f32).min(1.0),
             "self_atari_check" => self.self_atari_check = (number as f32).min(1.0),
@@ -331,7 +333,8 @@ impl Params {
         match self.gammas {
             0 => false,
             1 => true,
-            _ => size <= 9,
+            2 => size <= 9,
+            _ => size >= 13,
         }
     }
 
@@ -458,6 +461,18 @@ mod tests {
         assert!(!p.ladder_both_for(9) && p.ladder_both_for(13) && p.ladder_both_for(19));
         p.set("ladder_both=1").unwrap();
         assert!(p.ladder_both_for(9));
+    }
+
+    #[test]
+    fn learned_playout_gammas_are_on_from_13x13_unless_set() {
+        let mut p = Params::default();
+        assert!(!p.gammas_for(9) && p.gammas_for(13) && p.gammas_for(19));
+        p.set("gammas=2").unwrap();
+        assert!(p.gammas_for(9) && !p.gammas_for(19));
+        p.set("gammas=0").unwrap();
+        assert!(!p.gammas_for(9) && !p.gammas_for(19));
+        p.set("gammas=7").unwrap();
+        assert_eq!(p.gammas, 3);
     }
 
     #[test]
