@@ -191,16 +191,16 @@ fn result_property(text: &str) -> Option<&str> {
 }
 
 /// The owner of every point when `game` (played to the end) is counted by area, its dead
-/// stones judged by the referee.
-pub fn final_owners(game: &Game) -> Owners {
+/// stones judged by the referee, and the areas of Black and White.
+pub fn final_owners(game: &Game) -> (Owners, [u32; 2]) {
     let (status, _) = final_count(game);
     let mut dead: DeadStones = [false; MAX_POINTS];
     for p in game.board().points() {
         dead[p as usize] = status[p as usize] == StoneStatus::Dead;
     }
     let mut owners: Owners = [Cell::Empty; MAX_POINTS];
-    settled_area(game.board(), &dead, &mut owners);
-    owners
+    let area = settled_area(game.board(), &dead, &mut owners);
+    (owners, area)
 }
 
 /// What the measurement takes from each game.
@@ -279,15 +279,8 @@ fn measure_game(
     let Ok(game) = sgf::load(text, &LoadUntil::End, &rules, rules.ko, 6.5) else {
         return GameUse::NoCount;
     };
-    let owners = final_owners(&game);
-    let mut area = 0.0;
-    for p in game.board().points() {
-        area += match owners[p as usize] {
-            Cell::Black => 1.0,
-            Cell::White => -1.0,
-            _ => 0.0,
-        };
-    }
+    let (owners, [black, white]) = final_owners(&game);
+    let area = f64::from(black) - f64::from(white);
     if (area - game.komi() as f64 - result).abs() > settings.max_count_gap {
         return GameUse::Disputed;
     }
@@ -335,11 +328,15 @@ mod tests {
     const FINISHED: &str = "(;GM[1]SZ[5]KM[0.5]RE[B+0.5]\
         ;B[ba];W[da];B[bb];W[db];B[bc];W[dc];B[bd];W[dd];B[be];W[de];B[cc];W[aa];B[tt];W[tt])";
 
+    fn finished_game() -> Game {
+        let rules = Rules::chinese();
+        sgf::load(FINISHED, &LoadUntil::End, &rules, rules.ko, 0.5).expect("loads")
+    }
+
     #[test]
     fn final_owners_take_dead_stones_off() {
-        let rules = Rules::chinese();
-        let game = sgf::load(FINISHED, &LoadUntil::End, &rules, rules.ko, 0.5).expect("loads");
-        let owners = final_owners(&game);
+        let game = finished_game();
+        let (owners, _) = final_owners(&game);
         let b = game.board();
         // The white stone at A5 (SGF aa) is dead: Black owns it and the left column.
         assert_eq!(owners[pt(b, "A5") as usize], Cell::Black);
@@ -353,9 +350,8 @@ mod tests {
 
     #[test]
     fn perfect_and_blind_judges() {
-        let rules = Rules::chinese();
-        let game = sgf::load(FINISHED, &LoadUntil::End, &rules, rules.ko, 0.5).expect("loads");
-        let owners = final_owners(&game);
+        let game = finished_game();
+        let (owners, _) = final_owners(&game);
         let b = game.board();
         // A judge that knows the answer, and one that says 0 everywhere.
         let mut perfect = OwnershipTally::new();
