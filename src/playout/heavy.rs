@@ -352,6 +352,19 @@ pub(super) fn two_liberty_chains_around(
     (chains, n)
 }
 
+/// Moves the chains of colour `cell` to the front of `chains` and returns how many there
+/// are.
+fn keep_colour(chains: &mut [TwoLibertyChain], cell: Cell) -> usize {
+    let mut n = 0;
+    for i in 0..chains.len() {
+        if chains[i].cell == cell {
+            chains.swap(n, i);
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Moves for `c` around the two-liberty chains that the last move belongs to or touches
 /// (`chains`, [`two_liberty_chains_around`]): an atari on an opponent chain that cannot run
 /// from it (read as a ladder), and, for our own chain that a ladder would capture, an
@@ -490,6 +503,19 @@ impl Playout {
                 }
                 if let Some(p) = self.choose(&mut cands, c, history, ko, true) {
                     return p;
+                }
+            }
+            let refused = self.refused_self_atari[c.opponent().index()];
+            if refused != NO_POINT {
+                self.refused_self_atari[c.opponent().index()] = NO_POINT;
+                if self.rng.chance(self.fights.refused_self_atari_attack) {
+                    let (mut chains, mut n) = two_liberty_chains_around(&self.board, refused);
+                    n = keep_colour(&mut chains[..n], Cell::stone(c.opponent()));
+                    let mut cands = Candidates::new();
+                    two_liberty_moves(&self.board, &mut self.ladders, &chains[..n], c, &mut cands);
+                    if let Some(p) = self.choose(&mut cands, c, history, ko, false) {
+                        return p;
+                    }
                 }
             }
             let mut around = None;
@@ -731,6 +757,9 @@ impl Playout {
                     }
                     return p;
                 }
+                if self.fights.refused_self_atari_attack > 0 {
+                    self.refused_self_atari[c.index()] = p;
+                }
                 if self.fights.self_atari_redirect > 0
                     && self.rng.chance(self.fights.self_atari_redirect)
                 {
@@ -752,6 +781,7 @@ impl Playout {
 mod tests {
     use super::*;
     use crate::board::test_support::{board_from, pt};
+    use crate::playout::FightRates;
 
     /// A playout on a board where Black has just taken a ko at C2 (White may not retake at
     /// B2 at once), fighting kos always.
@@ -837,6 +867,39 @@ mod tests {
     }
 
     #[test]
+    fn the_opponents_refused_self_atari_points_at_a_chain_to_capture() {
+        // White C1-D1 has two liberties, B1 and D2; White's B1 would be a self-atari (its
+        // other neighbours are Black's), Black's atari on either liberty captures.
+        let board = board_from(&[
+            ". . . . . . .", //
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". X X . . . .",
+            "X . O O X . .",
+        ]);
+        let history = PositionHistory::default();
+        let attacks = |rate: f32, seed: u64| {
+            let mut po = Playout::new(seed);
+            po.configure_fights(FightRates {
+                refused_self_atari_attack: rate,
+                ..FightRates::default()
+            });
+            po.start(&board);
+            // White's last move is far away; its random B1 was refused before it.
+            play(&mut po, "G7", Color::White);
+            po.refused_self_atari[Color::White.index()] = pt(&po.board, "B1");
+            let p = po.pick_heavy(Color::Black, &history, KoRule::Simple);
+            // The point is looked at once.
+            assert_eq!(po.refused_self_atari[Color::White.index()], NO_POINT);
+            p == pt(&po.board, "B1") || p == pt(&po.board, "D2")
+        };
+        assert!((1..=20).all(|seed| attacks(1.0, seed)));
+        // Without the step the capture is only one random move among many.
+        assert!(!(1..=20).all(|seed| attacks(0.0, seed)));
+    }
+
     fn a_chain_put_in_atari_moves_ago_is_captured_anywhere() {
         // White A1 has two liberties (A2, B1). Black A2 puts it in atari; then three moves
         // far away follow, so neither of the last two moves is near it.

@@ -179,6 +179,10 @@ pub struct FightRates {
     pub eye_fill_redirect: f32,
     /// Play the vital point of a small eye space the last move borders.
     pub nakade: f32,
+    /// After the opponent's random self-atari was refused, atari its two-liberty chains
+    /// next to that point where the atari captures: a chain the opponent was about to
+    /// self-atari is short of liberties (Pachi's `last_selfatari` check).
+    pub refused_self_atari_attack: f32,
 }
 
 impl FightRates {
@@ -192,6 +196,7 @@ impl FightRates {
         self_atari_redirect: 0.6,
         eye_fill_redirect: 0.6,
         nakade: 0.0,
+        refused_self_atari_attack: 0.0,
     };
 }
 
@@ -203,6 +208,7 @@ struct FightChances {
     self_atari_redirect: u32,
     eye_fill_redirect: u32,
     nakade: u32,
+    refused_self_atari_attack: u32,
 }
 
 /// A reusable playout workspace; one per search thread.
@@ -245,6 +251,10 @@ pub struct Playout {
     last_ko: Point,
     /// ...and the number of playout moves played when it was seen.
     last_ko_at: usize,
+    /// Per colour ([`Color::index`]), the point of its last random move that the heavy
+    /// policy refused as a bad self-atari and the opponent has not looked at yet
+    /// (`NO_POINT`: none).
+    refused_self_atari: [Point; 2],
 }
 
 impl Playout {
@@ -269,6 +279,7 @@ impl Playout {
             ataris: heavy::AtariList::new(),
             last_ko: NO_POINT,
             last_ko_at: 0,
+            refused_self_atari: [NO_POINT; 2],
         }
     }
 
@@ -302,6 +313,7 @@ impl Playout {
             self_atari_redirect: rate(rates.self_atari_redirect),
             eye_fill_redirect: rate(rates.eye_fill_redirect),
             nakade: rate(rates.nakade),
+            refused_self_atari_attack: rate(rates.refused_self_atari_attack),
         };
     }
 
@@ -329,6 +341,7 @@ impl Playout {
         self.moves.clear();
         self.last_ko = NO_POINT;
         self.ataris.reset();
+        self.refused_self_atari = [NO_POINT; 2];
     }
 
     /// Whether `c` may play `p` here, superko included (against the game `history` and the

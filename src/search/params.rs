@@ -84,7 +84,7 @@ pub struct Params {
     pub nlib_defense: f32,
     /// Chances (0..1) of the heavy playouts' local fight steps, after Pachi's playouts
     /// ([`crate::playout::fights`]): `fight_two_lib`, `fight_eye_fix`,
-    /// `fight_self_atari`, `fight_eye_fill`, `fight_nakade`.
+    /// `fight_self_atari`, `fight_eye_fill`, `fight_nakade`, `fight_refused_attack`.
     pub fights: FightRates,
     /// Ladders in the heavy playouts read with the atari from both sides
     /// ([`crate::tactics::read_ladder_both`]): 0 off, 1 on, 2 on boards of 13x13 and up
@@ -216,6 +216,7 @@ impl Params {
         "fight_self_atari",
         "fight_eye_fill",
         "fight_nakade",
+        "fight_refused_attack",
         "ladder_both",
         "widen_visits",
         "policy_bias",
@@ -270,6 +271,9 @@ impl Params {
             "fight_self_atari" => self.fights.self_atari_redirect = (number as f32).min(1.0),
             "fight_eye_fill" => self.fights.eye_fill_redirect = (number as f32).min(1.0),
             "fight_nakade" => self.fights.nakade = (number as f32).min(1.0),
+            "fight_refused_attack" => {
+                self.fights.refused_self_atari_attack = (number as f32).min(1.0)
+            }
             "ladder_both" => self.ladder_both = (number as u8).min(2),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
