@@ -900,6 +900,7 @@ mod tests {
         assert!(!(1..=20).all(|seed| attacks(0.0, seed)));
     }
 
+    #[test]
     fn a_chain_put_in_atari_moves_ago_is_captured_anywhere() {
         // White A1 has two liberties (A2, B1). Black A2 puts it in atari; then three moves
         // far away follow, so neither of the last two moves is near it.
