@@ -508,7 +508,7 @@ impl Playout {
             let refused = self.refused_self_atari[c.opponent().index()];
             if refused != NO_POINT {
                 self.refused_self_atari[c.opponent().index()] = NO_POINT;
-                if self.rng.chance(self.fights.refused_self_atari_attack) {
+                if self.rng.chance(self.fights.refused_attack) {
                     let (mut chains, mut n) = two_liberty_chains_around(&self.board, refused);
                     n = keep_colour(&mut chains[..n], Cell::stone(c.opponent()));
                     let mut cands = Candidates::new();
@@ -757,7 +757,7 @@ impl Playout {
                     }
                     return p;
                 }
-                if self.fights.refused_self_atari_attack > 0 {
+                if self.fights.refused_attack > 0 {
                     self.refused_self_atari[c.index()] = p;
                 }
                 if self.fights.self_atari_redirect > 0
@@ -883,7 +883,7 @@ mod tests {
         let attacks = |rate: f32, seed: u64| {
             let mut po = Playout::new(seed);
             po.configure_fights(FightRates {
-                refused_self_atari_attack: rate,
+                refused_attack: rate,
                 ..FightRates::default()
             });
             po.start(&board);

@@ -182,7 +182,7 @@ pub struct FightRates {
     /// After the opponent's random self-atari was refused, atari its two-liberty chains
     /// next to that point where the atari captures: a chain the opponent was about to
     /// self-atari is short of liberties (Pachi's `last_selfatari` check).
-    pub refused_self_atari_attack: f32,
+    pub refused_attack: f32,
 }
 
 impl FightRates {
@@ -196,7 +196,7 @@ impl FightRates {
         self_atari_redirect: 0.6,
         eye_fill_redirect: 0.6,
         nakade: 0.0,
-        refused_self_atari_attack: 0.0,
+        refused_attack: 0.0,
     };
 }
 
@@ -208,7 +208,7 @@ struct FightChances {
     self_atari_redirect: u32,
     eye_fill_redirect: u32,
     nakade: u32,
-    refused_self_atari_attack: u32,
+    refused_attack: u32,
 }
 
 /// A reusable playout workspace; one per search thread.
@@ -313,7 +313,7 @@ impl Playout {
             self_atari_redirect: rate(rates.self_atari_redirect),
             eye_fill_redirect: rate(rates.eye_fill_redirect),
             nakade: rate(rates.nakade),
-            refused_self_atari_attack: rate(rates.refused_self_atari_attack),
+            refused_attack: rate(rates.refused_attack),
         };
     }
 

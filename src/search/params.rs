@@ -271,9 +271,7 @@ impl Params {
             "fight_self_atari" => self.fights.self_atari_redirect = (number as f32).min(1.0),
             "fight_eye_fill" => self.fights.eye_fill_redirect = (number as f32).min(1.0),
             "fight_nakade" => self.fights.nakade = (number as f32).min(1.0),
-            "fight_refused_attack" => {
-                self.fights.refused_self_atari_attack = (number as f32).min(1.0)
-            }
+            "fight_refused_attack" => self.fights.refused_attack = (number as f32).min(1.0),
             "ladder_both" => self.ladder_both = (number as u8).min(2),
             "widen_visits" => self.widen_visits = number as f32,
             "policy_bias" => self.policy_bias = number as f32,
