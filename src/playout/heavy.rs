@@ -9,7 +9,10 @@
 //!    next to it that it put in atari — by capturing one of their attackers, or by
 //!    extending when that gives three liberties, or two that do not lose a ladder; also
 //!    capture an opponent chain next to our own previous move that is still in atari;
-//! 2. (most of the time) two-liberty fights around the last move: an atari that captures an
+//! 2. when configured (`fight_refused_attack`), right after the opponent's random move was
+//!    refused as a bad self-atari (step 5), an atari that captures one of its chains of two
+//!    liberties at or next to that point, as Pachi's playouts do; then (most of the time)
+//!    two-liberty fights around the last move: an atari that captures an
 //!    opponent chain of two liberties (it cannot run, or runs into a ladder), and an
 //!    extension to three liberties for our own chain of two that such an atari would take;
 //!    then, when configured (`nlib_defense`), an atari on an opponent chain of two
