@@ -11,6 +11,7 @@ pub mod board;
 pub mod book;
 pub mod game;
 pub mod gtp;
+pub mod life;
 pub mod patterns;
 pub mod playout;
 pub mod playout_accuracy;

@@ -71,7 +71,7 @@ struct Cli {
     /// fight_eye_fix, fight_self_atari, fight_eye_fill, fight_nakade, fight_refused_attack,
     /// ladder_both, widen_visits, widen_rate, policy_bias, root_policy_bias, policy_bias_power,
     /// move_time_target, best2_ratio, behind_time, phase_time, crit_rave, crit_min_visits,
-    /// margin_komi, opening_corners, prior.RULE (meanings in docs/search.md).
+    /// margin_komi, opening_corners, group_defence, prior.RULE (meanings in docs/search.md).
     #[arg(long = "search-param", value_name = "NAME=VALUE")]
     search_params: Vec<String>,
     /// Opening book: a book file (`shoutan build-book`), or `none` to search every move

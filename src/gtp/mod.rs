@@ -12,6 +12,7 @@ mod analyze_commands;
 mod core_commands;
 mod engine;
 mod gogui_commands;
+mod life_commands;
 mod policy_commands;
 mod score_commands;
 mod sgf_commands;
@@ -124,6 +125,7 @@ pub fn command_table() -> impl Iterator<Item = &'static CommandSpec> {
         .chain(score_commands::COMMANDS.iter())
         .chain(analyze_commands::COMMANDS.iter())
         .chain(policy_commands::COMMANDS.iter())
+        .chain(life_commands::COMMANDS.iter())
         .chain(gogui_commands::COMMANDS.iter())
 }
 

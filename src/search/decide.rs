@@ -4,6 +4,7 @@
 
 use crate::board::{Board, Cell, Color, Move, Point};
 use crate::game::Game;
+use crate::life::{self, LifeReader};
 use crate::playout::Policy;
 use crate::rules::Scoring;
 use crate::score::settle::{has_dead, is_settled, pessimistic_dead_stones};
@@ -44,6 +45,19 @@ const AFTER_PASS_PRIME_FACTOR: u32 = 4;
 const LADDER_RUN_MARGIN: f64 = 0.05;
 /// The other move needs at least 1/this of the run's visits for its win rate to count.
 const LADDER_RUN_VISIT_SHARE: u32 = 20;
+
+/// Stones a chain needs for [`Searcher::instead_of_losing_a_group`] to read it: smaller ones
+/// the search weighs well enough, and reading every chain would cost time for nothing.
+const GROUP_DEFENCE_STONES: usize = 5;
+/// Chains the playouts see surviving this surely (mean ownership from their owner's side,
+/// +1 always) are not read: the reader's budget goes to the ones in doubt.
+const SURE_SURVIVAL: f32 = 0.8;
+/// At most this many chains are read for one move, biggest first.
+const GROUPS_READ: usize = 3;
+/// A saving move the search has looked at (a [`LADDER_RUN_VISIT_SHARE`]th of the best's
+/// visits) gives way to the search's move when it is this much worse by win rate: the
+/// search has then seen something the local reading does not (a bigger fight elsewhere).
+const GROUP_DEFENCE_MARGIN: f64 = 0.10;
 
 /// After the opponent's pass in an open game, passing back still ends the game when the best
 /// real move wins less often than this: going on would more likely lose than not, and the
@@ -202,7 +216,80 @@ impl Searcher {
             );
             return other;
         }
+        if let Move::Play(p) = best
+            && self.config.params.group_defence_for(board.size())
+        {
+            let start = std::time::Instant::now();
+            let save = self.instead_of_losing_a_group(game, color, p, result);
+            log::debug!(
+                "group defence read in {:.3} s",
+                start.elapsed().as_secs_f64()
+            );
+            if let Some(save) = save {
+                log::info!(
+                    "{} leaves a group to be killed: {} saves it",
+                    board.move_name(best),
+                    board.move_name(save)
+                );
+                return save;
+            }
+        }
         best
+    }
+
+    /// When `p`, the search's choice for `color`, lets the opponent kill one of `color`'s
+    /// chains of [`GROUP_DEFENCE_STONES`] or more that a local move saves, as the life
+    /// reader ([`crate::life`]) reads it: the reader's saving move. The playouts misjudge
+    /// eye space on the edge, so the search can rate a dead group alive and play elsewhere
+    /// (docs/strength.md). Only chains the playouts are unsure of are read, the biggest
+    /// first; a saving move the search looked at and found [`GROUP_DEFENCE_MARGIN`] worse
+    /// than `p` gives way.
+    fn instead_of_losing_a_group(
+        &self,
+        game: &Game,
+        color: Color,
+        p: Point,
+        result: &SearchResult,
+    ) -> Option<Move> {
+        let board = game.board();
+        let summary = &result.summary;
+        let mut chains: Vec<Point> = board
+            .points()
+            .filter(|&q| {
+                board.cell(q) == Cell::stone(color)
+                    && board.chain_id(q) == q
+                    && board.chain_len(q) >= GROUP_DEFENCE_STONES
+                    && board.liberties(q) < life::FREE_LIBERTIES
+                    && result.ownership.chain_survival(board, q) < SURE_SURVIVAL
+            })
+            .collect();
+        if chains.is_empty() {
+            return None;
+        }
+        chains.sort_by_key(|&q| std::cmp::Reverse(board.chain_len(q)));
+        let mut reader = LifeReader::new(life::KILL_BUDGET);
+        let mut after = board.clone();
+        after.play(p, color);
+        let run = summary.best()?;
+        for group in chains.into_iter().take(GROUPS_READ) {
+            if reader.killing_move(&after, group).is_none() {
+                continue;
+            }
+            let Some(save) = LifeReader::new(life::SAVE_BUDGET).saving_move(board, group) else {
+                continue;
+            };
+            if !super::root_moves(game, color).contains(&Move::Play(save)) {
+                continue;
+            }
+            if let Some(c) = summary.candidates.iter().find(|c| c.mv == Move::Play(save))
+                && c.visits.saturating_mul(LADDER_RUN_VISIT_SHARE) >= run.visits
+                && c.winrate < run.winrate - GROUP_DEFENCE_MARGIN
+            {
+                continue;
+            }
+            return Some(Move::Play(save));
+        }
+        None
     }
 
     /// When `p`, the search's choice for `color`, runs a chain out of atari into a ladder

@@ -143,6 +143,11 @@ pub struct Params {
     /// ([`super::opening::empty_corner_moves`]): the search alone wanders to the sides at
     /// first, its AMAF values drowning the learned policy there.
     pub opening_corners: bool,
+    /// Before leaving one of its groups to a kill, the engine reads it out
+    /// ([`crate::life`]): when the search's move lets the opponent kill a chain of at least
+    /// five stones and a local move saves it, that move is played instead
+    /// (`Searcher::decide`). 0 off, 1 on, 2 on boards of 13x13 and up only.
+    pub group_defence: u8,
     /// Prior weights overriding the per-size defaults, by name.
     pub prior_overrides: Vec<(String, u32)>,
 }
@@ -184,6 +189,7 @@ impl Default for Params {
             crit_min_visits: 2000,
             margin_komi: 0.85,
             opening_corners: true,
+            group_defence: 0,
             prior_overrides: Vec::new(),
         }
     }
@@ -231,6 +237,7 @@ impl Params {
         "crit_min_visits",
         "margin_komi",
         "opening_corners",
+        "group_defence",
     ];
 
     /// Sets one parameter from `name=value` text (for tuning from the command line).
@@ -286,6 +293,7 @@ impl Params {
             "crit_min_visits" => self.crit_min_visits = number as u32,
             "margin_komi" => self.margin_komi = (number as f32).min(1.0),
             "opening_corners" => self.opening_corners = number != 0.0,
+            "group_defence" => self.group_defence = (number as u8).min(2),
             _ => match name.strip_prefix("prior.") {
                 Some(rule) if PriorWeights::for_size(9).set(rule, 0).is_ok() => {
                     self.prior_overrides.push((rule.to_string(), number as u32));
@@ -324,6 +332,15 @@ impl Params {
     /// Whether heavy playouts on a board of `size` read ladders from both sides.
     pub fn ladder_both_for(&self, size: usize) -> bool {
         match self.ladder_both {
+            0 => false,
+            1 => true,
+            _ => size >= 13,
+        }
+    }
+
+    /// Whether the engine reads its big groups out before leaving them, on a board of `size`.
+    pub fn group_defence_for(&self, size: usize) -> bool {
+        match self.group_defence {
             0 => false,
             1 => true,
             _ => size >= 13,
