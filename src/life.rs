@@ -7,8 +7,9 @@
 //! [`crate::search::Searcher::decide`] does so with this reader.
 //!
 //! The reading is a small proof search. Both sides play only near the chain: its
-//! liberties, the empty points next to those, and the liberties of the opponent's chains
-//! touching it that have few liberties (a capturing race). A line ends when the chain is
+//! liberties, the empty points next to those, the liberties of the opponent's chains
+//! touching it that have few liberties (a capturing race), and those of the owner's chains
+//! short of liberties that touch them (the race's other front). A line ends when the chain is
 //! captured, has [`FREE_LIBERTIES`] liberties (it has escaped or has room for two eyes), or
 //! has two true eyes. A line longer than [`MAX_PLIES`] or a reading larger than its budget
 //! counts as the chain living, so a kill is only reported when it was read to its end: the
@@ -115,11 +116,8 @@ impl LifeReader {
     /// first, if the reading finds one; `None` also for an empty point.
     pub fn killing_move(&mut self, board: &Board, stone: Point) -> Option<Point> {
         let owner = board.cell(stone).color()?;
-        match outcome(board, stone, owner) {
-            Outcome::Lives => return None,
-            // Only a capture already made; the caller asked about a chain on the board.
-            Outcome::Captured => return None,
-            Outcome::Open => {}
+        if outcome(board, stone, owner) != Outcome::Open {
+            return None;
         }
         self.start(board);
         self.deepening(|r, plies| r.attack(0, stone, owner, plies))

@@ -242,8 +242,8 @@ impl Searcher {
     /// reader ([`crate::life`]) reads it: the reader's saving move. The playouts misjudge
     /// eye space on the edge, so the search can rate a dead group alive and play elsewhere
     /// (docs/strength.md). Only chains the playouts are unsure of are read, the biggest
-    /// first; a saving move the search looked at and found [`GROUP_DEFENCE_MARGIN`] worse
-    /// than `p` gives way.
+    /// first; a saving move that takes a ko, or that the search looked at and found
+    /// [`GROUP_DEFENCE_MARGIN`] worse than `p`, gives way.
     fn instead_of_losing_a_group(
         &self,
         game: &Game,
@@ -279,6 +279,14 @@ impl Searcher {
                 continue;
             };
             if !super::root_moves(game, color).contains(&Move::Play(save)) {
+                continue;
+            }
+            // Taking a ko saves nothing for good: the opponent takes back after a threat,
+            // and whether to fight the ko is the search's call (against Pachi the reader
+            // took one ko six times over the search's threats and answers).
+            let mut taken = board.clone();
+            taken.play(save, color);
+            if taken.ko().is_some() {
                 continue;
             }
             if let Some(c) = summary.candidates.iter().find(|c| c.mv == Move::Play(save))
@@ -439,4 +447,111 @@ fn cleanup_move(game: &Game, color: Color, dead: &DeadStones, summary: &Summary)
             .find(|c| c.mv != Move::Pass)
             .map(|c| c.mv)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::score::Ownership;
+    use crate::search::Params;
+    use crate::search::results::Candidate;
+
+    /// 13x13, White to move: White's five stones in the lower left corner enclose a straight
+    /// three on the first line (A1 B1 C1), Black's wall around them. B1 is the vital point:
+    /// White B1 lives, Black B1 kills.
+    fn straight_three() -> Game {
+        let mut game = Game::new(13, Rules::chinese()).unwrap();
+        let stones = [
+            ("A3", Color::Black),
+            ("B3", Color::Black),
+            ("C3", Color::Black),
+            ("D3", Color::Black),
+            ("E3", Color::Black),
+            ("E2", Color::Black),
+            ("E1", Color::Black),
+            ("A2", Color::White),
+            ("B2", Color::White),
+            ("C2", Color::White),
+            ("D2", Color::White),
+            ("D1", Color::White),
+        ];
+        for (name, color) in stones {
+            let mv = game.board().parse_move(name).unwrap();
+            game.play(mv, color).unwrap();
+        }
+        game
+    }
+
+    /// A finished search for White whose most visited move is `best`, with the other
+    /// `(move, visits, win rate)` candidates, and no ownership (every chain in doubt).
+    fn result(game: &Game, best: &str, others: &[(&str, u32, f64)]) -> SearchResult {
+        let board = game.board();
+        let candidate = |name: &str, visits: u32, winrate: f64| Candidate {
+            mv: board.parse_move(name).unwrap(),
+            visits,
+            winrate,
+            lcb: winrate,
+            prior: 0.0,
+            score_lead: 0.0,
+            pv: Vec::new(),
+        };
+        let mut candidates = vec![candidate(best, 900, 0.6)];
+        candidates.extend(others.iter().map(|&(m, v, w)| candidate(m, v, w)));
+        SearchResult {
+            summary: Summary {
+                color: Color::White,
+                playouts: 1000,
+                elapsed: std::time::Duration::from_secs(1),
+                candidates,
+                root_visits: 1000,
+                nodes: (0, 0),
+                reclaims: 0,
+                ownership: None,
+            },
+            ownership: Ownership::none(),
+            score: 0.0,
+            pass_withheld: false,
+        }
+    }
+
+    fn searcher(group_defence: u8) -> Searcher {
+        let mut config = SearchConfig::default();
+        config.params.group_defence = group_defence;
+        Searcher::new(config)
+    }
+
+    fn decided(searcher: &mut Searcher, game: &Game, result: &SearchResult) -> String {
+        let mv = searcher.decide(game, Color::White, Mode::Normal, result);
+        game.board().move_name(mv)
+    }
+
+    #[test]
+    fn a_move_elsewhere_gives_way_to_the_saving_move() {
+        let game = straight_three();
+        let far = result(&game, "K10", &[]);
+        assert_eq!(decided(&mut searcher(2), &game, &far), "B1");
+        assert_eq!(decided(&mut searcher(0), &game, &far), "K10", "off");
+        // The saving move itself stays.
+        let save = result(&game, "B1", &[]);
+        assert_eq!(decided(&mut searcher(2), &game, &save), "B1");
+    }
+
+    #[test]
+    fn a_saving_move_the_search_found_much_worse_gives_way_to_the_search() {
+        let game = straight_three();
+        let worse = result(&game, "K10", &[("B1", 100, 0.45)]);
+        assert_eq!(decided(&mut searcher(2), &game, &worse), "K10");
+        let close = result(&game, "K10", &[("B1", 100, 0.55)]);
+        assert_eq!(decided(&mut searcher(2), &game, &close), "B1");
+    }
+
+    #[test]
+    fn group_defence_2_reads_on_big_boards_only() {
+        let p = Params {
+            group_defence: 2,
+            ..Params::default()
+        };
+        assert!(!p.group_defence_for(9) && p.group_defence_for(13) && p.group_defence_for(19));
+    }
 }
