@@ -15,8 +15,8 @@ pub static COMMANDS: &[CommandSpec] = &[CommandSpec {
 
 /// `shoutan-group_status VERTEX`: `alive` when the reader finds no kill of the chain
 /// through the stone at VERTEX with the opponent to move first; `critical KILL SAVE` when
-/// the opponent kills it at KILL and its owner's SAVE prevents that; `dead KILL` when no
-/// move of the owner does.
+/// the opponent kills it at KILL and its owner's SAVE prevents that; `dead KILL` when the
+/// reader finds no move of the owner that does (or runs out of positions proving one).
 fn group_status(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let [vertex] = call.args else {
         return Err("syntax error: expected VERTEX".into());
