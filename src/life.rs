@@ -146,16 +146,6 @@ impl LifeReader {
         }
     }
 
-    /// The moves the reading looks at for `mover` around the chain through `stone`, best
-    /// first: written to `out`, their number returned (at most `out.len()`).
-    pub fn local_moves(board: &Board, stone: Point, mover: Color, out: &mut [Point]) -> usize {
-        let mut moves = [NO_POINT; MAX_MOVES];
-        let n = candidate_moves(board, stone, mover, &mut moves);
-        let n = n.min(out.len());
-        out[..n].copy_from_slice(&moves[..n]);
-        n
-    }
-
     /// `attack` read ever deeper up to [`MAX_PLIES`], until it finds a kill: a short kill
     /// costs little, and the positions read stay known for the deeper readings.
     fn deepening(
@@ -172,17 +162,19 @@ impl LifeReader {
         }
     }
 
-    /// Resets the budget and makes room for the first two positions, `board` the first.
+    /// Resets the budget, the table and the killers, and puts `board` in the first position.
     fn start(&mut self, board: &Board) {
         self.budget = self.budget_per_reading;
         self.known.clear();
         self.killers = [NO_POINT; MAX_PLIES + 2];
-        while self.boards.len() < 2 {
-            self.boards.push(Board::new(board.size()));
-        }
-        if self.boards[0].size() != board.size() {
+        if self
+            .boards
+            .first()
+            .is_some_and(|b| b.size() != board.size())
+        {
             self.boards.clear();
-            self.boards.push(Board::new(board.size()));
+        }
+        if self.boards.is_empty() {
             self.boards.push(Board::new(board.size()));
         }
         self.boards[0].copy_from(board);
@@ -537,7 +529,7 @@ mod tests {
     fn the_moves_looked_at_are_the_liberties_and_their_neighbours() {
         let b = Board::from_diagram(&STRAIGHT_THREE).unwrap();
         let mut out = [NO_POINT; MAX_MOVES];
-        let n = LifeReader::local_moves(&b, at(&b, "A2"), Color::Black, &mut out);
+        let n = candidate_moves(&b, at(&b, "A2"), Color::Black, &mut out);
         let mut names: Vec<String> = out[..n].iter().map(|&p| b.vertex_name(p)).collect();
         assert_eq!(names[0], "B1", "the vital point first");
         names.sort();
