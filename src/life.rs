@@ -10,8 +10,9 @@
 //! liberties, the empty points next to those, the liberties of the opponent's chains
 //! touching it that have few liberties (a capturing race), and those of the owner's chains
 //! short of liberties that touch them (the race's other front). A line ends when the chain is
-//! captured, has [`FREE_LIBERTIES`] liberties (it has escaped or has room for two eyes), or
-//! has two true eyes. A line longer than [`MAX_PLIES`] or a reading larger than its budget
+//! captured, is shut in without room for two eyes (its group's eye space, [`EyeSpace`]),
+//! has [`FREE_LIBERTIES`] liberties (it has escaped or has room for two eyes), or has two
+//! true eyes. A line longer than [`MAX_PLIES`] or a reading larger than its budget
 //! counts as the chain living, so a kill is only reported when it was read to its end: the
 //! reader may miss kills, and it may call a chain dead that lives by a move it does not
 //! look at (far away, or by connecting out through a stone it does not see).
@@ -19,7 +20,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Board, Cell, Color, NO_POINT, Point, side_to_move_key};
+use crate::board::{Board, Cell, Color, MAX_POINTS, NO_POINT, Point, side_to_move_key};
 use crate::tactics::{adjacent_chains, capture_count, chain_liberties};
 
 /// Liberties at which a chain counts as living: it has escaped, or has room for two eyes.
@@ -69,6 +70,8 @@ pub struct LifeReader {
     /// attacker, a life for the owner), tried first in the next position at that depth: the
     /// same answer usually refutes the other side's alternatives.
     killers: [Point; MAX_PLIES + 2],
+    /// Scratch marks of the eye-space judgement at the end of a line.
+    eyes: EyeSpace,
 }
 
 /// The hasher of [`LifeReader::known`]: its keys are Zobrist hashes already, as random as a
@@ -95,6 +98,7 @@ impl Hasher for KeyHasher {
 /// How a line of the reading stands for the chain.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Outcome {
+    /// Taken off the board, or shut in without room for two eyes ([`EyeSpace::is_dead`]).
     Captured,
     Lives,
     Open,
@@ -109,15 +113,20 @@ impl LifeReader {
             budget_per_reading: budget,
             known: HashMap::default(),
             killers: [NO_POINT; MAX_PLIES + 2],
+            eyes: EyeSpace::new(),
         }
     }
 
     /// The opponent's move that kills the chain through `stone` when the opponent moves
     /// first, if the reading finds one; `None` also for an empty point.
+    /// [`NO_POINT`] (a pass) when the chain is dead as it stands: shut in without room
+    /// for two eyes.
     pub fn killing_move(&mut self, board: &Board, stone: Point) -> Option<Point> {
         let owner = board.cell(stone).color()?;
-        if outcome(board, stone, owner) != Outcome::Open {
-            return None;
+        match outcome(board, stone, owner, Some(&mut self.eyes)) {
+            Outcome::Captured => return Some(NO_POINT),
+            Outcome::Lives => return None,
+            Outcome::Open => {}
         }
         self.start(board);
         self.deepening(|r, plies| r.attack(0, stone, owner, plies))
@@ -129,7 +138,7 @@ impl LifeReader {
     /// it was complete (a shallower reading favours the owner: it stops before the kill).
     pub fn saving_move(&mut self, board: &Board, stone: Point) -> Option<Point> {
         let owner = board.cell(stone).color()?;
-        if outcome(board, stone, owner) != Outcome::Open {
+        if outcome(board, stone, owner, None) == Outcome::Lives {
             return None;
         }
         self.start(board);
@@ -236,7 +245,7 @@ impl LifeReader {
             if !self.step(d, p, attacker) {
                 continue;
             }
-            let killed = match outcome(&self.boards[d + 1], stone, owner) {
+            let killed = match outcome(&self.boards[d + 1], stone, owner, None) {
                 Outcome::Captured => true,
                 Outcome::Lives => false,
                 Outcome::Open => !self.defend(d + 1, stone, owner, plies - 1),
@@ -293,7 +302,7 @@ impl LifeReader {
             {
                 continue;
             }
-            let lives = match outcome(after, stone, owner) {
+            let lives = match outcome(after, stone, owner, Some(&mut self.eyes)) {
                 Outcome::Captured => false,
                 Outcome::Lives => true,
                 Outcome::Open => self.attack(d + 1, stone, owner, plies - 1).is_none(),
@@ -318,15 +327,176 @@ fn position_key(board: &Board, mover: Color) -> u64 {
     board.hash() ^ side_to_move_key(mover) ^ ko
 }
 
-/// How the chain through `stone` of `owner` stands on `board`.
-fn outcome(board: &Board, stone: Point, owner: Color) -> Outcome {
+/// How the chain through `stone` of `owner` stands on `board`. With `eyes`, a group shut in
+/// without room for two eyes counts as captured ([`EyeSpace`]); the reader asks that only
+/// with the attacker to move, so the owner has had his move to make the second eye or to
+/// start taking the stones around.
+fn outcome(board: &Board, stone: Point, owner: Color, eyes: Option<&mut EyeSpace>) -> Outcome {
     if board.cell(stone) != Cell::stone(owner) {
         return Outcome::Captured;
     }
-    if board.liberties(stone) >= FREE_LIBERTIES || true_eyes(board, stone, owner) >= 2 {
+    if true_eyes(board, stone, owner) >= 2 {
+        return Outcome::Lives;
+    }
+    if eyes.is_some_and(|e| e.is_dead(board, stone, owner)) {
+        return Outcome::Captured;
+    }
+    if board.liberties(stone) >= FREE_LIBERTIES {
         return Outcome::Lives;
     }
     Outcome::Open
+}
+
+/// Most chains of the owner taken as one group by [`EyeSpace::is_dead`].
+const GROUP_CHAINS: usize = 8;
+/// Empty points next to the group and the opponent's stones beyond which it counts as having
+/// room to run or to make eyes.
+const SHARED_ROOM: usize = 4;
+/// Empty points next to the group that the opponent does not touch beyond which they count
+/// as room for two eyes.
+const EYE_ROOM: usize = 3;
+
+/// The eye-space judgement that ends a line before the capture: a group shut in by the
+/// opponent, with no room to run and eye space for one eye at most, is dead, however many
+/// liberties its stones still have (a reading of 20 moves cannot fill them all).
+///
+/// The group is the chain and the owner's chains that share a liberty with it. Its empty
+/// surroundings split into regions of empty points: a region the opponent touches gives no
+/// eye, one he does not touch gives one (a true eye of one point, or two points), one and a
+/// half (three points: the vital point decides) or two (more). The group is dead when every
+/// region the opponent touches is small (no room to run), the eyes add up to at most one,
+/// and every opponent chain next to it has more liberties than the group (else it is a
+/// capturing race, which the reading plays out: the shutting wall may be the one to die).
+struct EyeSpace {
+    /// `mark[p] == epoch` for the points already counted in this judgement.
+    mark: Vec<u32>,
+    epoch: u32,
+    /// Points waiting in the flood fill of a region.
+    stack: Vec<Point>,
+}
+
+impl EyeSpace {
+    fn new() -> EyeSpace {
+        EyeSpace {
+            mark: vec![0; MAX_POINTS],
+            epoch: 0,
+            stack: Vec::with_capacity(MAX_POINTS),
+        }
+    }
+
+    /// Whether the group of the chain through `stone` of `owner` is shut in without room
+    /// for two eyes (see [`EyeSpace`]).
+    fn is_dead(&mut self, board: &Board, stone: Point, owner: Color) -> bool {
+        self.next_epoch();
+        let own = Cell::stone(owner);
+        let opp = Cell::stone(owner.opponent());
+        // The group: chains joined through a shared liberty.
+        let mut group = [NO_POINT; GROUP_CHAINS];
+        group[0] = board.chain_id(stone);
+        let mut n = 1;
+        let mut i = 0;
+        let mut liberties = 0;
+        while i < n {
+            for s in board.chain_stones(group[i]) {
+                for l in board.neighbors(s) {
+                    if board.cell(l) != Cell::Empty || self.mark[l as usize] == self.epoch {
+                        continue;
+                    }
+                    self.mark[l as usize] = self.epoch;
+                    liberties += 1;
+                    for q in board.neighbors(l) {
+                        if board.cell(q) != own {
+                            continue;
+                        }
+                        let h = board.chain_id(q);
+                        if !group[..n].contains(&h) {
+                            if n == GROUP_CHAINS {
+                                return false;
+                            }
+                            group[n] = h;
+                            n += 1;
+                        }
+                    }
+                }
+            }
+            i += 1;
+        }
+        // No opponent chain next to it may be as short of liberties as the group: a capturing
+        // race, which the reading plays out.
+        for &h in &group[..n] {
+            for s in board.chain_stones(h) {
+                for q in board.neighbors(s) {
+                    if board.cell(q) == opp && board.liberties(q) <= liberties {
+                        return false;
+                    }
+                }
+            }
+        }
+        // The regions, flooded from the group's liberties (marked above: flood anew).
+        self.next_epoch();
+        let mut half_eyes = 0;
+        for &h in &group[..n] {
+            for s in board.chain_stones(h) {
+                for l in board.neighbors(s) {
+                    if board.cell(l) != Cell::Empty || self.mark[l as usize] == self.epoch {
+                        continue;
+                    }
+                    let Some((size, shared)) = self.region(board, l, opp) else {
+                        return false;
+                    };
+                    half_eyes += match (shared, size) {
+                        (true, _) => 0,
+                        (false, 1) if board.is_playout_eye(l, owner) => 2,
+                        (false, 1) => 0,
+                        (false, 2) => 2,
+                        (false, 3) => 3,
+                        (false, _) => return false,
+                    };
+                    if half_eyes > 2 {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Starts a new set of marks.
+    fn next_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.mark.fill(0);
+            self.epoch = 1;
+        }
+    }
+
+    /// The empty region through `start`: its size and whether an `opp` stone touches it;
+    /// `None` when it is bigger than the room that counts as open.
+    fn region(&mut self, board: &Board, start: Point, opp: Cell) -> Option<(usize, bool)> {
+        self.stack.clear();
+        self.stack.push(start);
+        self.mark[start as usize] = self.epoch;
+        let mut size = 0;
+        let mut shared = false;
+        while let Some(p) = self.stack.pop() {
+            size += 1;
+            for q in board.neighbors(p) {
+                let cell = board.cell(q);
+                shared |= cell == opp;
+                if cell == Cell::Empty && self.mark[q as usize] != self.epoch {
+                    self.mark[q as usize] = self.epoch;
+                    self.stack.push(q);
+                }
+            }
+            if size + self.stack.len() > SHARED_ROOM.max(EYE_ROOM) {
+                return None;
+            }
+        }
+        if shared && size > SHARED_ROOM || !shared && size > EYE_ROOM {
+            return None;
+        }
+        Some((size, shared))
+    }
 }
 
 /// Liberties of the chain through `stone` that are true eyes of `owner`: every neighbour is
@@ -523,6 +693,66 @@ mod tests {
             None,
             "C1 is suicide for White"
         );
+    }
+
+    /// White on the first two lines under Black's wall: six liberties, four of them single
+    /// points against the wall, and one eye of two points in the corner (K1, L1).
+    const SHUT_IN_ONE_EYE: [&str; 11] = [
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        ". . . . . . . . . . .",
+        "X X X X X X X X X X X",
+        "O . O . O . O . O O O",
+        "O O O O O O O O O . .",
+    ];
+
+    #[test]
+    fn a_group_shut_in_with_one_eye_is_dead_before_it_is_short_of_liberties() {
+        let b = Board::from_diagram(&SHUT_IN_ONE_EYE).unwrap();
+        let white = at(&b, "A1");
+        assert_eq!(b.liberties(white), 6);
+        let mut reader = LifeReader::new(TEST_BUDGET);
+        assert_eq!(
+            reader.killing_move(&b, white),
+            Some(NO_POINT),
+            "dead as it stands"
+        );
+        assert_eq!(
+            reader.saving_move(&b, white),
+            None,
+            "no move makes a second eye"
+        );
+        // Black's wall, with eleven liberties above it, lives.
+        assert_eq!(reader.killing_move(&b, at(&b, "A3")), None);
+    }
+
+    #[test]
+    fn a_second_eye_or_a_wall_short_of_liberties_keeps_the_group_alive() {
+        // A second eye of two points at the other end (A1, B1).
+        let mut rows = SHUT_IN_ONE_EYE;
+        rows[9] = "O O O . O . O . O O O";
+        rows[10] = ". . O O O O O O O . .";
+        let b = Board::from_diagram(&rows).unwrap();
+        let mut reader = LifeReader::new(TEST_BUDGET);
+        assert_eq!(reader.killing_move(&b, at(&b, "C1")), None);
+        // One eye, but White above Black's wall leaves it five liberties, fewer than the
+        // group's six: a race the eye-space judgement leaves to the reading.
+        let mut rows = SHUT_IN_ONE_EYE;
+        rows[7] = "O O O O O O O O O O .";
+        let b = Board::from_diagram(&rows).unwrap();
+        assert_eq!(b.liberties(at(&b, "A3")), 5);
+        assert!(!reader.eyes.is_dead(&b, at(&b, "A1"), Color::White));
+        // The same eye of three points is left to the reading too (its vital point decides).
+        let mut rows = SHUT_IN_ONE_EYE;
+        rows[10] = "O O O O O O O O . . .";
+        rows[9] = "O . O . O . O . O O O";
+        let b = Board::from_diagram(&rows).unwrap();
+        assert!(!reader.eyes.is_dead(&b, at(&b, "A1"), Color::White));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! opponent moves first, for players, GUIs and regression files (GNU Go's `dragon_status`
 //! answers the same question for its dragons).
 
-use crate::board::{Cell, Move};
+use crate::board::{Cell, Move, NO_POINT};
 use crate::life::{ANALYSIS_BUDGET, LifeReader};
 
 use super::{Call, CommandSpec, Engine, parse_vertex};
@@ -16,7 +16,8 @@ pub static COMMANDS: &[CommandSpec] = &[CommandSpec {
 /// `shoutan-group_status VERTEX`: `alive` when the reader finds no kill of the chain
 /// through the stone at VERTEX with the opponent to move first; `critical KILL SAVE` when
 /// the opponent kills it at KILL and its owner's SAVE prevents that; `dead KILL` when the
-/// reader finds no move of the owner that does (or runs out of positions proving one).
+/// reader finds no move of the owner that does (or runs out of positions proving one). KILL
+/// is `PASS` when the chain is dead as it stands (shut in without room for two eyes).
 fn group_status(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, String> {
     let [vertex] = call.args else {
         return Err("syntax error: expected VERTEX".into());
@@ -31,14 +32,19 @@ fn group_status(engine: &mut Engine, call: &mut Call<'_>) -> Result<String, Stri
     let Some(kill) = LifeReader::new(ANALYSIS_BUDGET).killing_move(board, stone) else {
         return Ok("alive".into());
     };
+    let kill = if kill == NO_POINT {
+        Move::Pass
+    } else {
+        Move::Play(kill)
+    };
     Ok(
         match LifeReader::new(ANALYSIS_BUDGET).saving_move(board, stone) {
             Some(save) => format!(
                 "critical {} {}",
-                board.vertex_name(kill),
+                board.move_name(kill),
                 board.vertex_name(save)
             ),
-            None => format!("dead {}", board.vertex_name(kill)),
+            None => format!("dead {}", board.move_name(kill)),
         },
     )
 }
