@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, NO_POINT, Point, side_to_move_key};
+use crate::score::area::flood_region;
 use crate::tactics::{adjacent_chains, capture_count, chain_liberties};
 
 /// Liberties at which a chain counts as living: it has escaped, or has room for two eyes.
@@ -371,8 +372,8 @@ struct EyeSpace {
     /// `mark[p] == epoch` for the points already counted in this judgement.
     mark: Vec<u32>,
     epoch: u32,
-    /// Points waiting in the flood fill of a region.
-    stack: Vec<Point>,
+    /// The points of the region being flooded ([`flood_region`]).
+    region: Box<[Point; MAX_POINTS]>,
 }
 
 impl EyeSpace {
@@ -380,7 +381,7 @@ impl EyeSpace {
         EyeSpace {
             mark: vec![0; MAX_POINTS],
             epoch: 0,
-            stack: Vec::with_capacity(MAX_POINTS),
+            region: Box::new([NO_POINT; MAX_POINTS]),
         }
     }
 
@@ -471,28 +472,28 @@ impl EyeSpace {
     }
 
     /// The empty region through `start`: its size and whether an `opp` stone touches it;
-    /// `None` when it is bigger than the room that counts as open.
+    /// `None` when it is bigger than the room that counts as open (the flood stops there).
     fn region(&mut self, board: &Board, start: Point, opp: Cell) -> Option<(usize, bool)> {
-        self.stack.clear();
-        self.stack.push(start);
-        self.mark[start as usize] = self.epoch;
-        let mut size = 0;
-        let mut shared = false;
-        while let Some(p) = self.stack.pop() {
-            size += 1;
-            for q in board.neighbors(p) {
-                let cell = board.cell(q);
-                shared |= cell == opp;
-                if cell == Cell::Empty && self.mark[q as usize] != self.epoch {
-                    self.mark[q as usize] = self.epoch;
-                    self.stack.push(q);
+        let room = SHARED_ROOM.max(EYE_ROOM);
+        let (mark, epoch) = (&mut self.mark, self.epoch);
+        mark[start as usize] = epoch;
+        let mut entered = 1;
+        let (size, touches) = flood_region(
+            board,
+            start,
+            &mut self.region,
+            |q| board.cell(q).color(),
+            |q| {
+                if board.cell(q) != Cell::Empty || mark[q as usize] == epoch || entered > room {
+                    return false;
                 }
-            }
-            if size + self.stack.len() > SHARED_ROOM.max(EYE_ROOM) {
-                return None;
-            }
-        }
-        if shared && size > SHARED_ROOM || !shared && size > EYE_ROOM {
+                mark[q as usize] = epoch;
+                entered += 1;
+                true
+            },
+        );
+        let shared = opp.color().is_some_and(|c| touches[c.index()]);
+        if size > room || shared && size > SHARED_ROOM || !shared && size > EYE_ROOM {
             return None;
         }
         Some((size, shared))
