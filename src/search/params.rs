@@ -189,7 +189,7 @@ impl Default for Params {
             crit_min_visits: 2000,
             margin_komi: 0.85,
             opening_corners: true,
-            group_defence: 0,
+            group_defence: 2,
             prior_overrides: Vec::new(),
         }
     }
