@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
 
 use crate::board::{Board, Cell, Color, MAX_POINTS, NO_POINT, Point, side_to_move_key};
 use crate::score::area::flood_region;
@@ -53,6 +54,8 @@ const RACE_LIBERTIES: usize = 3;
 const SUPPORT_LIBERTIES: usize = 2;
 /// Room for the candidate moves before they are cut to [`MAX_MOVES`].
 const MOVE_ROOM: usize = 48;
+/// Positions read between two looks at the clock (about two milliseconds on 19x19).
+const CLOCK_EVERY: u32 = 1024;
 
 /// The reader and its scratch boards, kept between readings so a reading allocates only
 /// when it goes deeper than any before.
@@ -73,6 +76,8 @@ pub struct LifeReader {
     killers: [Point; MAX_PLIES + 2],
     /// Scratch marks of the eye-space judgement at the end of a line.
     eyes: EyeSpace,
+    /// When the readings must stop, as if out of positions: the move's time runs out then.
+    deadline: Option<Instant>,
 }
 
 /// The hasher of [`LifeReader::known`]: its keys are Zobrist hashes already, as random as a
@@ -115,7 +120,29 @@ impl LifeReader {
             known: HashMap::default(),
             killers: [NO_POINT; MAX_PLIES + 2],
             eyes: EyeSpace::new(),
+            deadline: None,
         }
+    }
+
+    /// The same reader, stopping its readings at `deadline` as if out of positions (so a
+    /// kill found holds, and one not found may be missed): the reading after a move's
+    /// search must not overrun the move's time.
+    pub fn until(mut self, deadline: Option<Instant>) -> LifeReader {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Counts one position read against the budget; past the deadline, spends it all.
+    fn spend(&mut self) {
+        self.budget -= 1;
+        if self.budget.is_multiple_of(CLOCK_EVERY) && self.past_deadline() {
+            self.budget = 0;
+        }
+    }
+
+    /// Whether the deadline has passed.
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The opponent's move that kills the chain through `stone` when the opponent moves
@@ -172,9 +199,14 @@ impl LifeReader {
         }
     }
 
-    /// Resets the budget, the table and the killers, and puts `board` in the first position.
+    /// Resets the budget (none left past the deadline), the table and the killers, and puts
+    /// `board` in the first position.
     fn start(&mut self, board: &Board) {
-        self.budget = self.budget_per_reading;
+        self.budget = if self.past_deadline() {
+            0
+        } else {
+            self.budget_per_reading
+        };
         self.known.clear();
         self.killers = [NO_POINT; MAX_PLIES + 2];
         if self
@@ -237,7 +269,7 @@ impl LifeReader {
         owner: Color,
         plies: usize,
     ) -> Option<Point> {
-        self.budget -= 1;
+        self.spend();
         let attacker = owner.opponent();
         let mut moves = [NO_POINT; MAX_MOVES];
         let n = candidate_moves(&self.boards[d], stone, attacker, &mut moves);
@@ -283,7 +315,7 @@ impl LifeReader {
 
     /// [`LifeReader::defend`] past its table of known positions.
     fn defend_moves(&mut self, d: usize, stone: Point, owner: Color, plies: usize) -> bool {
-        self.budget -= 1;
+        self.spend();
         let mut moves = [NO_POINT; MAX_MOVES + 1];
         let n = candidate_moves(&self.boards[d], stone, owner, &mut moves[..MAX_MOVES]);
         promote(&mut moves[..n], self.killers[d]);
@@ -665,6 +697,20 @@ mod tests {
             after.play(at(&b, name), Color::White);
             assert!(reader.killing_move(&after, group).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_reading_past_its_deadline_reads_nothing() {
+        let b = Board::from_diagram(&STRAIGHT_THREE).unwrap();
+        let group = at(&b, "A2");
+        let past = Some(Instant::now());
+        let mut late = LifeReader::new(TEST_BUDGET).until(past);
+        assert_eq!(late.killing_move(&b, group), None);
+        assert_eq!(late.saving_move(&b, group), None);
+        let far = Instant::now().checked_add(std::time::Duration::from_secs(3600));
+        let mut early = LifeReader::new(TEST_BUDGET).until(far);
+        assert_eq!(early.killing_move(&b, group), Some(at(&b, "B1")));
+        assert_eq!(early.saving_move(&b, group), Some(at(&b, "B1")));
     }
 
     #[test]

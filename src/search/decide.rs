@@ -54,6 +54,9 @@ const GROUP_DEFENCE_STONES: usize = 5;
 const SURE_SURVIVAL: f32 = 0.8;
 /// At most this many chains are read for one move, biggest first.
 const GROUPS_READ: usize = 3;
+/// Weight of the running mean of the reading's time kept at each move (the rest is the
+/// last move's): the time the next search leaves for the reading.
+const READ_RESERVE_KEEP: f64 = 0.9;
 /// A saving move the search has looked at (a [`LADDER_RUN_VISIT_SHARE`]th of the best's
 /// visits) gives way to the search's move when it is this much worse by win rate: the
 /// search has then seen something the local reading does not (a bigger fight elsewhere).
@@ -221,10 +224,10 @@ impl Searcher {
         {
             let start = std::time::Instant::now();
             let save = self.instead_of_losing_a_group(game, color, p, result);
-            log::debug!(
-                "group defence read in {:.3} s",
-                start.elapsed().as_secs_f64()
-            );
+            let took = start.elapsed().as_secs_f64();
+            self.read_reserve =
+                READ_RESERVE_KEEP * self.read_reserve + (1.0 - READ_RESERVE_KEEP) * took;
+            log::debug!("group defence read in {took:.3} s");
             if let Some(save) = save {
                 log::info!(
                     "{} leaves a group to be killed: {} saves it",
@@ -267,7 +270,7 @@ impl Searcher {
             return None;
         }
         chains.sort_by_key(|&q| std::cmp::Reverse(board.chain_len(q)));
-        let mut reader = LifeReader::new(life::KILL_BUDGET);
+        let mut reader = LifeReader::new(life::KILL_BUDGET).until(self.move_deadline);
         let mut after = board.clone();
         after.play(p, color);
         let run = summary.best()?;
@@ -275,7 +278,10 @@ impl Searcher {
             if reader.killing_move(&after, group).is_none() {
                 continue;
             }
-            let Some(save) = LifeReader::new(life::SAVE_BUDGET).saving_move(board, group) else {
+            let Some(save) = LifeReader::new(life::SAVE_BUDGET)
+                .until(self.move_deadline)
+                .saving_move(board, group)
+            else {
                 continue;
             };
             if !super::root_moves(game, color).contains(&Move::Play(save)) {
@@ -454,8 +460,8 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use crate::score::Ownership;
-    use crate::search::Params;
     use crate::search::results::Candidate;
+    use crate::search::{Limits, Params};
 
     /// 13x13, White to move: White's five stones in the lower left corner enclose a straight
     /// three on the first line (A1 B1 C1), Black's wall around them. B1 is the vital point:
@@ -544,6 +550,41 @@ mod tests {
         assert_eq!(decided(&mut searcher(2), &game, &worse), "K10");
         let close = result(&game, "K10", &[("B1", 100, 0.55)]);
         assert_eq!(decided(&mut searcher(2), &game, &close), "B1");
+    }
+
+    #[test]
+    fn no_reading_once_the_moves_time_is_up() {
+        let game = straight_three();
+        let far = result(&game, "K10", &[]);
+        let mut late = searcher(2);
+        late.move_deadline = Some(std::time::Instant::now());
+        assert_eq!(decided(&mut late, &game, &far), "K10");
+    }
+
+    #[test]
+    fn the_search_leaves_the_readings_time_out_of_its_own() {
+        let secs = std::time::Duration::from_secs_f64;
+        let limits = Limits {
+            playouts: Some(5000),
+            time: Some(secs(2.0)),
+            max_time: Some(secs(3.0)),
+            early_stop: true,
+        };
+        let cut = super::super::leave_time_for_reading(limits, secs(0.5));
+        assert_eq!(cut.time, Some(secs(1.5)));
+        assert_eq!(cut.max_time, Some(secs(2.5)));
+        assert_eq!((cut.playouts, cut.early_stop), (Some(5000), true));
+        // Never more than half.
+        let cut = super::super::leave_time_for_reading(limits, secs(5.0));
+        assert_eq!((cut.time, cut.max_time), (Some(secs(1.0)), Some(secs(1.5))));
+        let untimed = Limits {
+            playouts: Some(5000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            super::super::leave_time_for_reading(untimed, secs(0.5)),
+            untimed
+        );
     }
 
     #[test]

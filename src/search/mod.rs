@@ -118,6 +118,11 @@ pub struct Searcher {
     searches: u64,
     /// Extra komi for White the searches count with (dynamic komi, [`dynkomi`]).
     extra_komi: f32,
+    /// Seconds the reading after a search took lately (a running mean): the search leaves
+    /// them out of its time, so that the move as a whole keeps to the time it was given.
+    read_reserve: f64,
+    /// When the last search's move runs out of time: the reading after it stops there.
+    move_deadline: Option<Instant>,
 }
 
 /// Nodes' size in bytes, for the memory cap.
@@ -135,6 +140,8 @@ impl Searcher {
             criticality: RootCriticality::new(),
             searches: 0,
             extra_komi: 0.0,
+            read_reserve: 0.0,
+            move_deadline: None,
         }
     }
 
@@ -173,6 +180,12 @@ impl Searcher {
         observer: &mut dyn Observer,
     ) -> SearchResult {
         let start = Instant::now();
+        self.move_deadline = limits.max_time.or(limits.time).map(|t| start + t);
+        let limits = if self.config.params.group_defence_for(game.size()) {
+            leave_time_for_reading(limits, Duration::from_secs_f64(self.read_reserve))
+        } else {
+            limits
+        };
         let threads = self.config.threads.max(1);
         let base_seed = self.config.seed.unwrap_or_else(rand::random);
         while self.workers.len() < threads {
@@ -478,6 +491,18 @@ pub fn root_moves(game: &Game, color: Color) -> Vec<Move> {
         .collect();
     moves.push(Move::Pass);
     moves
+}
+
+/// `limits` with `reserve` taken off their times (never more than half of them), for the
+/// reading [`Searcher::decide`] does after the search: the move as a whole, search and
+/// reading, then takes about the time it was given.
+fn leave_time_for_reading(limits: Limits, reserve: Duration) -> Limits {
+    let cut = |t: Duration| t.saturating_sub(reserve).max(t / 2);
+    Limits {
+        time: limits.time.map(cut),
+        max_time: limits.max_time.map(cut),
+        ..limits
+    }
 }
 
 /// A search thread's loop: simulations until a limit or a stop.
