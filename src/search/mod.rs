@@ -180,7 +180,7 @@ impl Searcher {
         observer: &mut dyn Observer,
     ) -> SearchResult {
         let start = Instant::now();
-        self.move_deadline = limits.max_time.or(limits.time).map(|t| start + t);
+        self.move_deadline = limits.deadline(start);
         let limits = if self.config.params.group_defence_for(game.size()) {
             leave_time_for_reading(limits, Duration::from_secs_f64(self.read_reserve))
         } else {
@@ -286,7 +286,7 @@ impl Searcher {
                 None => (rules.0, rules.1, 0.0),
             }
         };
-        let deadline = limits.max_time.or(limits.time).map(|t| start + t);
+        let deadline = limits.deadline(start);
         // Reclaim when the tree kept from the last search fills the arena, or leaves no room
         // for the root's new children (with a small cap this comes before the reclaim mark).
         let no_room = tree.arena.used() + moves.len() > tree.arena.capacity();

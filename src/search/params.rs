@@ -2,7 +2,7 @@
 //! policy and memory ([`SearchConfig`]), when to stop ([`Limits`]) and what kind of move it
 //! serves ([`Mode`]).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::playout::{FightRates, Policy};
 
@@ -437,6 +437,14 @@ pub struct Limits {
     /// budget (`--time` with a target share), not with a fixed number of playouts, where the
     /// extra visits go to the subtree kept for the next move.
     pub early_stop: bool,
+}
+
+impl Limits {
+    /// The moment a search started at `start` must stop by (`max_time`, or `time` without
+    /// one); `None` without a time limit.
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.max_time.or(self.time).map(|t| start + t)
+    }
 }
 
 /// What kind of move generation a search serves.
